@@ -1,0 +1,43 @@
+"""scrapy-bodytext: main body text and article probability for every page a Scrapy crawl stores.
+
+The core (``extract``, ``ExtractConfig``, ``ExtractionResult``) imports nothing from Scrapy; the Scrapy
+components (``Addon``, middlewares, pipeline) are loaded on first access.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .api import extract, extract_with_config
+from .config import ExtractConfig
+from .extractors import DEFAULT_EXTRACTOR
+from .result import ExtractionResult, Reason
+
+__version__ = "0.1.0"
+
+_SCRAPY_EXPORTS = {
+    "Addon": "scrapy_bodytext.addon",
+    "BodyTextDownloaderMiddleware": "scrapy_bodytext.middlewares",
+    "BodyTextSpiderMiddleware": "scrapy_bodytext.spidermiddlewares",
+    "BodyTextPipeline": "scrapy_bodytext.pipelines",
+    "NotAnArticle": "scrapy_bodytext.pipelines",
+}
+
+__all__ = [
+    "DEFAULT_EXTRACTOR", "ExtractConfig", "ExtractionResult", "Reason", "extract", "extract_with_config",
+    *_SCRAPY_EXPORTS,
+]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .addon import Addon
+    from .middlewares import BodyTextDownloaderMiddleware
+    from .pipelines import BodyTextPipeline, NotAnArticle
+    from .spidermiddlewares import BodyTextSpiderMiddleware
+
+
+def __getattr__(name: str) -> Any:
+    module = _SCRAPY_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scrapy_bodytext' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

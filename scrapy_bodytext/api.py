@@ -1,0 +1,123 @@
+"""``extract()``: the one pure entry point (no Scrapy import) used by the plugin, the command line
+and any other engine. It never raises because of the input: every page gets a result and a reason."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from . import extractors
+from .config import ExtractConfig
+from .decoding import decode
+from .document import Document, LimitExceeded, parse_html
+from .result import ExtractionResult, Reason, empty_result
+from .sniff import looks_binary, utf16_byte_order
+
+_DEFAULT_CONFIG: ExtractConfig | None = None
+
+
+def default_config() -> ExtractConfig:
+    global _DEFAULT_CONFIG
+    if _DEFAULT_CONFIG is None:
+        _DEFAULT_CONFIG = ExtractConfig()
+    return _DEFAULT_CONFIG
+
+
+def extract(
+    body: bytes | str,
+    *,
+    extractor: str | None = None,
+    url: str | None = None,
+    encoding: str | None = None,
+    content_type: str | None = None,
+    config: ExtractConfig | None = None,
+    threshold: float | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> ExtractionResult:
+    """Main text and article probability of one page.
+
+    ``body`` is the raw page (``bytes``, decoded here once: BOM, declared charset, detection) or
+    already decoded ``str``. ``extractor`` names the method (``None``: the recommended default);
+    ``encoding`` is an encoding already known (e.g. Scrapy's ``response.encoding``). ``threshold``
+    and ``options`` (that extractor's options) override ``config`` for this call. Configuration
+    errors (unknown extractor or option) raise ``ValueError``; nothing about the page ever raises.
+    """
+    config = config or default_config()
+    if extractor is not None and extractor != config.extractor:
+        config = config.replace(extractor=extractor)
+    if threshold is not None:
+        config = config.replace(threshold=threshold)
+    if options is not None:
+        config = config.replace(options={**config.options, config.extractor: options})
+    return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
+
+
+def extract_with_config(
+    body: bytes | str,
+    config: ExtractConfig,
+    *,
+    url: str | None = None,
+    encoding: str | None = None,
+    content_type: str | None = None,
+) -> ExtractionResult:
+    """``extract()`` with a ready configuration: the form used in crawls and worker processes."""
+    if not isinstance(body, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"body must be bytes or str, got {type(body).__name__}")
+    name = config.extractor
+    started = time.perf_counter()
+    used_encoding = encoding
+    deadline = started + config.time_budget
+    try:
+        if isinstance(body, (bytes, bytearray, memoryview)):
+            body = bytes(body)
+            if not body.strip():
+                return empty_result(name, Reason.EMPTY, "empty body")
+            if len(body) > config.max_body_size:
+                return empty_result(name, Reason.TOO_LARGE, f"{len(body)} bytes > {config.max_body_size}")
+            if looks_binary(body):
+                return empty_result(name, Reason.NOT_HTML, "binary content")
+            if not encoding:
+                encoding = utf16_byte_order(body)
+            text, used_encoding = decode(body, encoding=encoding, content_type=content_type)
+        else:
+            text = body
+            if len(text) > config.max_body_size:
+                return empty_result(name, Reason.TOO_LARGE, f"{len(text)} characters > {config.max_body_size}")
+        if not text.strip():
+            return empty_result(name, Reason.EMPTY, "no text", encoding=used_encoding)
+        if text.count("\ufffd") > 0.2 * len(text):
+            return empty_result(name, Reason.UNDECODABLE, "mostly invalid byte sequences", encoding=used_encoding)
+        root = parse_html(text)
+        if root is None:
+            return empty_result(name, Reason.PARSE_ERROR, "no HTML tree could be built", encoding=used_encoding)
+        doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+        module = extractors.load(name)
+        found = module.extract(doc, config.options_for(name))
+    except LimitExceeded as exc:
+        return empty_result(name, Reason(exc.reason), exc.detail, encoding=used_encoding)
+    except Exception as exc:  # noqa: BLE001 - a bug in a method must not stop a crawl
+        return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300])
+    probability = found.probability
+    if not isinstance(probability, (int, float)) or math.isnan(probability):
+        probability = 0.0
+    probability = min(1.0, max(0.0, float(probability)))
+    text = found.text
+    reason = Reason.OK if text else Reason.NO_MAIN_TEXT
+    debug = dict(found.debug)
+    debug["seconds"] = time.perf_counter() - started
+    if doc.max_depth >= 250:
+        debug["nesting_truncated"] = True
+    return ExtractionResult(
+        text=text,
+        article_probability=probability,
+        is_article=probability >= config.threshold and bool(text),
+        extractor=name,
+        reason=reason,
+        detail=found.detail,
+        encoding=used_encoding,
+        language=found.language or doc.lang,
+        title=doc.title,
+        debug=debug,
+    )

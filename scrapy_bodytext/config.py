@@ -1,0 +1,76 @@
+"""Frozen, picklable configuration of an extraction, so it can travel to worker processes."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import extractors
+
+#: defaults shared by the Python API, the command line and the Scrapy settings
+DEFAULT_THRESHOLD = 0.5
+DEFAULT_MAX_BODY_SIZE = 10 * 1024 * 1024
+DEFAULT_MAX_NODES = 200_000
+DEFAULT_TIME_BUDGET = 5.0
+
+
+@dataclass(frozen=True)
+class ExtractConfig:
+    """Everything that decides an extraction's outcome.
+
+    ``options`` maps an extractor name to a mapping of its options (see each extractor's
+    ``Options``); unknown names or options raise ``ValueError`` here, at configuration time.
+    """
+
+    extractor: str = extractors.DEFAULT_EXTRACTOR
+    threshold: float = DEFAULT_THRESHOLD
+    max_body_size: int = DEFAULT_MAX_BODY_SIZE
+    max_nodes: int = DEFAULT_MAX_NODES
+    time_budget: float = DEFAULT_TIME_BUDGET
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        extractors.load(self.extractor)
+        if not 0.0 <= self.threshold <= 1.0:
+            raise ValueError(f"threshold must be within [0, 1], got {self.threshold!r}")
+        for name, minimum in (("max_body_size", 1), ("max_nodes", 1)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < minimum:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not self.time_budget > 0:
+            raise ValueError(f"time_budget must be a positive number of seconds, got {self.time_budget!r}")
+        built = {}
+        for name, values in dict(self.options).items():
+            built[name] = build_options(name, values)
+        object.__setattr__(self, "options", built)
+
+    def options_for(self, name: str):
+        """The ``Options`` instance of extractor ``name`` (defaults where none were given)."""
+        found = self.options.get(name)
+        return found if found is not None else build_options(name, None)
+
+    def replace(self, **changes: Any) -> ExtractConfig:
+        return dataclasses.replace(self, **changes)
+
+
+def build_options(name: str, values: Mapping[str, Any] | Any | None):
+    """Validate ``values`` against extractor ``name``'s ``Options`` and return an instance."""
+    options_cls = extractors.load(name).Options
+    if values is None:
+        return options_cls()
+    if isinstance(values, options_cls):
+        return values
+    if not isinstance(values, Mapping):
+        raise ValueError(f"options of extractor {name!r} must be a mapping, got {type(values).__name__}")
+    known = {f.name for f in dataclasses.fields(options_cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)} for extractor {name!r}; known: {', '.join(sorted(known))}"
+        )
+    try:
+        return options_cls(**values)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"invalid options for extractor {name!r}: {exc}") from None

@@ -1,0 +1,51 @@
+"""Registry of extraction methods, one module per method.
+
+Each module defines ``NAME``, a frozen ``Options`` dataclass whose fields are the method's documented
+parameters (with defaults), and ``extract(doc: Document, options: Options) -> Extraction``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+
+#: the method ``extract()`` and the plugin use when nothing is configured
+DEFAULT_EXTRACTOR = "bodytext"
+
+#: name -> module path; modules are imported on first use
+EXTRACTORS: dict[str, str] = {
+    "bodytext": "scrapy_bodytext.extractors.bodytext",
+    "bte": "scrapy_bodytext.extractors.bte",
+    "ttr": "scrapy_bodytext.extractors.ttr",
+    "ctd": "scrapy_bodytext.extractors.ctd",
+    "pvalue": "scrapy_bodytext.extractors.pvalue",
+    "wuyang": "scrapy_bodytext.extractors.wuyang",
+}
+
+
+@dataclass(slots=True)
+class Extraction:
+    """What a method returns: the main text, an article probability in [0, 1], and an optional
+    one-line explanation and debug figures (kept out of logs)."""
+
+    text: str
+    probability: float
+    detail: str = ""
+    language: str | None = None
+    debug: dict = field(default_factory=dict)
+
+
+def names() -> list[str]:
+    return list(EXTRACTORS)
+
+
+def load(name: str) -> ModuleType:
+    """The module implementing ``name``; a clear ``ValueError`` for unknown names."""
+    try:
+        path = EXTRACTORS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown extractor {name!r}; choose one of: {', '.join(EXTRACTORS)}"
+        ) from None
+    return importlib.import_module(path)

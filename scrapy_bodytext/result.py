@@ -1,0 +1,69 @@
+"""The small value every extraction returns, whatever the method or the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Reason(str, Enum):
+    """Why an extraction produced what it did; machine-readable, also used as a stats key."""
+
+    OK = "ok"
+    EMPTY = "empty"  # no bytes or no text at all
+    NOT_HTML = "not_html"  # binary or obviously not markup
+    TOO_LARGE = "too_large"  # body above the size limit
+    TOO_MANY_NODES = "too_many_nodes"  # tree above the node limit
+    TOO_DEEP = "too_deep"  # nesting above the depth limit (tree was truncated)
+    UNDECODABLE = "undecodable"  # nothing readable after decoding
+    PARSE_ERROR = "parse_error"  # lxml could not build a tree
+    TIME_LIMIT = "time_limit"  # the per-page time budget ran out
+    NO_MAIN_TEXT = "no_main_text"  # parsed fine, the method found no main text
+    ERROR = "error"  # an unexpected exception inside an extractor (a bug; reported, not raised)
+
+
+#: reasons that mean the page was never looked at by an extractor
+SKIP_REASONS = frozenset(
+    {Reason.EMPTY, Reason.NOT_HTML, Reason.TOO_LARGE, Reason.TOO_MANY_NODES, Reason.UNDECODABLE,
+     Reason.PARSE_ERROR}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionResult:
+    """Main text of a page and the probability that the page is an article.
+
+    ``text`` holds one paragraph, heading, list item or table row per line. ``reason`` says why the
+    result is what it is (``Reason.OK`` for a normal extraction); ``detail`` is a short free-text
+    explanation for logs. ``is_article`` applies the threshold that was in force.
+    """
+
+    text: str
+    article_probability: float
+    is_article: bool
+    extractor: str
+    reason: Reason = Reason.OK
+    detail: str = ""
+    encoding: str | None = None
+    language: str | None = None
+    title: str = ""
+    debug: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def as_dict(self) -> dict:
+        """Plain JSON-ready mapping (debug left out)."""
+        return {
+            "text": self.text,
+            "article_probability": self.article_probability,
+            "is_article": self.is_article,
+            "extractor": self.extractor,
+            "reason": self.reason.value,
+            "detail": self.detail,
+            "encoding": self.encoding,
+            "language": self.language,
+            "title": self.title,
+        }
+
+
+def empty_result(extractor: str, reason: Reason, detail: str = "", *, encoding: str | None = None) -> ExtractionResult:
+    """The result for a page with nothing to extract: empty text, probability 0."""
+    return ExtractionResult("", 0.0, False, extractor, reason, detail, encoding)

@@ -1,0 +1,42 @@
+"""Cheap checks on raw bytes before decoding: is this markup or text at all?"""
+
+from __future__ import annotations
+
+#: leading bytes of common binary formats served with a wrong Content-Type
+_MAGIC = (
+    b"%PDF-", b"\x89PNG", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b", b"BZh",
+    b"\xfd7zXZ", b"7z\xbc\xaf", b"Rar!", b"OggS", b"ID3", b"fLaC", b"RIFF", b"\x00\x00\x01\x00",
+    b"wOFF", b"wOF2", b"\x7fELF", b"MZ", b"\xca\xfe\xba\xbe", b"(\xb5/\xfd", b"%!PS",
+)
+_CONTROL = bytes(range(0, 32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"").replace(b"\x0c", b"")
+_SAMPLE = 4096
+
+
+def utf16_byte_order(body: bytes) -> str | None:
+    """'utf-16-le'/'utf-16-be' for BOM-less UTF-16 text (a NUL in every other byte), else None."""
+    sample = body[:_SAMPLE]
+    if len(sample) < 8:
+        return None
+    even_nuls = sample[0::2].count(0)
+    odd_nuls = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd_nuls > 0.6 * half and even_nuls < 0.1 * half:
+        return "utf-16-le"
+    if even_nuls > 0.6 * half and odd_nuls < 0.1 * half:
+        return "utf-16-be"
+    return None
+
+
+def looks_binary(body: bytes) -> bool:
+    """True for bodies that are not text: known binary signatures, or many control bytes."""
+    if body.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return False
+    if body.startswith(_MAGIC):
+        return True
+    if utf16_byte_order(body):
+        return False
+    sample = body[:_SAMPLE]
+    if not sample:
+        return False
+    controls = len(sample) - len(sample.translate(None, _CONTROL))
+    return controls > 0.05 * len(sample)

@@ -1,0 +1,42 @@
+"""Text units shared by every method: characters and tokens (words; one token per CJK character)."""
+
+from __future__ import annotations
+
+import re
+
+#: scripts written without spaces between words; each character is a token there
+CJK_RANGES = (
+    "\u3040-\u30ff\u31f0-\u31ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
+    "\uac00-\ud7af"  # Hangul syllables
+    "\U00020000-\U0002fa1f"  # Han extensions
+)
+_THAI = "\u0e00-\u0e7f"
+
+#: a CJK character, a run of up to four Thai characters, or a whitespace-delimited run holding a word
+#: character (pure punctuation is not a token)
+TOKEN_RE = re.compile(
+    f"[{CJK_RANGES}]|[{_THAI}]{{1,4}}|[^\\s{CJK_RANGES}{_THAI}]*?[^\\W{CJK_RANGES}{_THAI}][^\\s{CJK_RANGES}{_THAI}]*"
+)
+CJK_RE = re.compile(f"[{CJK_RANGES}]")
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of ``text`` in order (see module docstring)."""
+    return TOKEN_RE.findall(text)
+
+
+def count_tokens(text: str) -> int:
+    return len(TOKEN_RE.findall(text))
+
+
+def normalized_length(text: str) -> int:
+    """Characters after collapsing whitespace runs and stripping the ends."""
+    parts = text.split()
+    return sum(map(len, parts)) + len(parts) - 1 if parts else 0
+
+
+def cjk_share(text: str) -> float:
+    """Share of the non-space characters of ``text`` that are CJK."""
+    compact = len(text) - sum(map(text.count, (" ", "\n", "\t", "\r")))
+    return len(CJK_RE.findall(text)) / compact if compact > 0 else 0.0
