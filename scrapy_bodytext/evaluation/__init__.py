@@ -1,0 +1,1 @@
+"""Evaluation on labelled pages: the corpus format, the metrics and the report."""
