@@ -15,13 +15,13 @@ Subtree sums (text, link text, markup) are then O(1) from prefix sums, so every 
 
 from __future__ import annotations
 
+import re
 import time
 from itertools import accumulate
 
 from lxml import etree
-from lxml.html import HTMLParser
 
-from .tokens import count_tokens, normalized_length
+from .tokens import count_tokens
 
 #: removed with their content before anything is counted (ALGORITHMS.md §0.2) plus non-HTML islands
 REMOVED_TAGS = ("script", "style", "noscript", "template", "svg", "math", "head")
@@ -37,12 +37,9 @@ VOID_TAGS = frozenset(
 )
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 LINK_TAGS = frozenset(("a",))
-
-_HIDDEN_XPATH = etree.XPath(
-    "//*[@hidden or contains(translate(@style, ' ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'),"
-    " 'display:none') or contains(translate(@style, ' ABCDEFGHIJKLMNOPQRSTUVWXYZ',"
-    " 'abcdefghijklmnopqrstuvwxyz'), 'visibility:hidden')]"
-)
+#: break kind a tag leaves before the next text: 2 = new line, 1 = new table cell
+_BREAK_OF = {**{tag: 2 for tag in BLOCK_TAGS}, **{tag: 1 for tag in CELL_TAGS}}
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _TIME_CHECK_EVERY = 2048
 
 
@@ -55,9 +52,10 @@ class LimitExceeded(Exception):
         self.detail = detail
 
 
-def make_parser() -> HTMLParser:
-    # huge_tree stays off: libxml2 then caps nesting at 256 levels, which bounds deep pages for free
-    return HTMLParser(
+def make_parser() -> etree.HTMLParser:
+    # Plain etree parser (lxml.html's element-class lookup costs a Python call per element).
+    # huge_tree stays off: libxml2 then caps nesting at 256 levels, which bounds deep pages for free.
+    return etree.HTMLParser(
         recover=True, encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True,
         collect_ids=False, default_doctype=False, huge_tree=False,
     )
@@ -84,13 +82,12 @@ def parse_html(text: str) -> etree._Element | None:
         return None
 
 
-def _tag_name(el) -> str:
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    if tag[0] == "{":  # namespaced (inline SVG/MathML after recovery, XHTML)
-        tag = tag.rpartition("}")[2]
-    return tag.lower()
+def is_hidden(el) -> bool:
+    """Hidden by the ``hidden`` attribute or an inline ``display:none``/``visibility:hidden``."""
+    if el.get("hidden") is not None:
+        return True
+    style = el.get("style")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
 
 
 class Document:
@@ -118,92 +115,145 @@ class Document:
 
     # ----------------------------------------------------------------------------- building
     def _flatten(self, body, max_nodes: int) -> None:
-        elements, tags, parents, ends, slot_starts, slot_ends, lines, depths = ([] for _ in range(8))
-        texts, owners, chars, links, tags_before, breaks, slot_lines = ([] for _ in range(7))
+        # One pass, kept tight: this loop is the front end's main cost on every page.
+        elements: list = []
+        tags: list[str] = []
+        parents: list[int] = []
+        ends: list[int] = []
+        slot_starts: list[int] = []
+        slot_ends: list[int] = []
+        texts: list[str] = []
+        owners: list[int] = []
+        links: list[bool] = []
+        tags_before: list[int] = []
+        breaks: list[int] = []
+        anchors: list[int] = []  # last element started before each slot (for source lines)
         stack: list[int] = []
-        pending_tags = 0
-        pending_break = 0
+        hidden: set = set()  # skipped hidden elements, held so their identity stays valid
+        pending_tags = pending_break = link_depth = 0
         pending_space = False
-        link_depth = 0
-        line = 1
+        break_of = _BREAK_OF
         deadline = self.deadline
-        perf = time.perf_counter
-
-        def add_slot(text: str, owner: int) -> None:
-            nonlocal pending_tags, pending_break, pending_space, line
-            if text.isspace():
-                pending_space = True
-                line += text.count("\n")
-                return
-            if pending_space:
-                text = " " + text
-                pending_space = False
-            texts.append(text)
-            owners.append(owner)
-            chars.append(normalized_length(text))
-            links.append(link_depth > 0)
-            tags_before.append(pending_tags)
-            breaks.append(pending_break)
-            slot_lines.append(line)
-            line += text.count("\n")
-            pending_tags = 0
-            pending_break = 0
-
-        for event, el in etree.iterwalk(body, events=("start", "end")):
+        walker = etree.iterwalk(body, events=("start", "end"))
+        for event, el in walker:
             if event == "start":
                 index = len(tags)
-                tag = _tag_name(el)
+                if index and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
+                    walker.skip_subtree()
+                    hidden.add(el)
+                    continue
+                tag = el.tag
                 elements.append(el)
                 tags.append(tag)
                 parents.append(stack[-1] if stack else -1)
-                depths.append(len(stack))
                 ends.append(0)
                 slot_starts.append(len(texts))
                 slot_ends.append(0)
-                sourceline = el.sourceline
-                if sourceline:
-                    line = sourceline
-                lines.append(line)
                 stack.append(index)
                 pending_tags += 1
-                if tag in BLOCK_TAGS:
-                    pending_break = 2
-                elif tag in CELL_TAGS and pending_break < 1:
-                    pending_break = 1
-                if tag in LINK_TAGS:
+                kind = break_of.get(tag, 0)
+                if kind > pending_break:
+                    pending_break = kind
+                if tag == "a":
                     link_depth += 1
-                if index % _TIME_CHECK_EVERY == 0 and index:
+                if not index % _TIME_CHECK_EVERY and index:
                     if index >= max_nodes:
                         raise LimitExceeded("too_many_nodes", f"more than {max_nodes} elements")
-                    if deadline is not None and perf() > deadline:
+                    if deadline is not None and time.perf_counter() > deadline:
                         raise LimitExceeded("time_limit", "time budget ran out while reading the page")
                 text = el.text
-                if text:
-                    add_slot(text, index)
             else:
-                index = stack.pop()
-                tag = tags[index]
-                ends[index] = len(tags)
-                slot_ends[index] = len(texts)
-                if tag not in VOID_TAGS:
-                    pending_tags += 1
-                if tag in BLOCK_TAGS:
-                    pending_break = 2
-                elif tag in CELL_TAGS and pending_break < 1:
-                    pending_break = 1
-                if tag in LINK_TAGS:
-                    link_depth -= 1
-                tail = el.tail
-                if tail and stack:
-                    add_slot(tail, stack[-1])
+                if hidden and el in hidden:
+                    text = el.tail
+                    if not text or not stack:
+                        continue
+                else:
+                    index = stack.pop()
+                    tag = tags[index]
+                    ends[index] = len(tags)
+                    slot_ends[index] = len(texts)
+                    if tag not in VOID_TAGS:
+                        pending_tags += 1
+                    kind = break_of.get(tag, 0)
+                    if kind > pending_break:
+                        pending_break = kind
+                    if tag == "a":
+                        link_depth -= 1
+                    if not stack:
+                        continue
+                    text = el.tail
+            if text:
+                if text.isspace():
+                    pending_space = True
+                    continue
+                if pending_space:
+                    text = " " + text
+                    pending_space = False
+                texts.append(text)
+                owners.append(stack[-1])
+                links.append(link_depth > 0)
+                tags_before.append(pending_tags)
+                breaks.append(pending_break)
+                anchors.append(len(tags) - 1)
+                pending_tags = pending_break = 0
         if len(tags) > max_nodes:
             raise LimitExceeded("too_many_nodes", f"{len(tags)} elements, more than {max_nodes}")
         self.elements, self.tags, self.parents, self.ends = elements, tags, parents, ends
-        self.slot_starts, self.slot_ends, self.lines, self.depths = slot_starts, slot_ends, lines, depths
-        self.texts, self.owners, self.chars, self.links = texts, owners, chars, links
-        self.tags_before, self.breaks, self.slot_lines = tags_before, breaks, slot_lines
+        self.slot_starts, self.slot_ends = slot_starts, slot_ends
+        self.texts, self.owners, self.links = texts, owners, links
+        self.tags_before, self.breaks, self._anchors = tags_before, breaks, anchors
         self.trailing_tags = pending_tags
-        self.max_depth = max(depths, default=0)
+
+    # ----------------------------------------------------------------------------- lazy columns
+    @property
+    def chars(self) -> list[int]:
+        """Per slot: characters with whitespace runs collapsed and ends stripped (ALGORITHMS §0.3)."""
+        chars = self.__dict__.get("_chars")
+        if chars is None:
+            chars = self.__dict__["_chars"] = [len(" ".join(text.split())) for text in self.texts]
+        return chars
+
+    @property
+    def lines(self) -> list[int]:
+        """Per element: source line of its start tag (carried forward where libxml2 gives none)."""
+        lines = self.__dict__.get("_lines")
+        if lines is None:
+            lines, line = [], 1
+            for el in self.elements:
+                line = el.sourceline or line
+                lines.append(line)
+            self.__dict__["_lines"] = lines
+        return lines
+
+    @property
+    def slot_lines(self) -> list[int]:
+        """Per slot: source line where its text starts (element start lines plus newlines since)."""
+        slot_lines = self.__dict__.get("_slot_lines")
+        if slot_lines is None:
+            element_lines = self.lines
+            slot_lines, previous_anchor, line = [], -2, 1
+            for text, anchor in zip(self.texts, self._anchors):
+                if anchor != previous_anchor:
+                    line = element_lines[anchor] if anchor >= 0 else 1
+                    previous_anchor = anchor
+                slot_lines.append(line)
+                line += text.count("\n")
+            self.__dict__["_slot_lines"] = slot_lines
+        return slot_lines
+
+    @property
+    def depths(self) -> list[int]:
+        depths = self.__dict__.get("_depths")
+        if depths is None:
+            depths = []
+            for parent in self.parents:
+                depths.append(depths[parent] + 1 if parent >= 0 else 0)
+            self.__dict__["_depths"] = depths
+        return depths
+
+    @property
+    def max_depth(self) -> int:
+        return max(self.depths, default=0)
 
     # ----------------------------------------------------------------------------- sums
     def prefix(self, name: str) -> list[int]:
@@ -280,9 +330,6 @@ def markup_length(el, tag: str) -> int:
 
 
 def _clean(root) -> None:
-    """Drop what no method counts: scripts, styles, templates, embedded SVG/MathML, hidden elements."""
+    """Drop what no method counts: scripts, styles, templates, embedded SVG/MathML, the head.
+    (Hidden elements are skipped during the walk, which is cheaper than a tree query.)"""
     etree.strip_elements(root, *REMOVED_TAGS, with_tail=False)
-    for el in _HIDDEN_XPATH(root):
-        parent = el.getparent()
-        if parent is not None and el.tag not in ("html", "body"):
-            el.drop_tree()
