@@ -54,6 +54,50 @@ def extract(
     return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
 
 
+def load_document(
+    body: bytes | str,
+    config: ExtractConfig,
+    *,
+    url: str | None = None,
+    encoding: str | None = None,
+    content_type: str | None = None,
+    deadline: float | None = None,
+) -> Document:
+    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares.
+
+    Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
+    large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
+    """
+    used_encoding = encoding
+    if isinstance(body, (bytes, bytearray, memoryview)):
+        body = bytes(body)
+        if not body.strip():
+            raise LimitExceeded(Reason.EMPTY, "empty body")
+        if len(body) > config.max_body_size:
+            raise LimitExceeded(Reason.TOO_LARGE, f"{len(body)} bytes > {config.max_body_size}")
+        if looks_binary(body):
+            raise LimitExceeded(Reason.NOT_HTML, "binary content")
+        if not encoding:
+            encoding = utf16_byte_order(body)
+        text, used_encoding = decode(body, encoding=encoding, content_type=content_type)
+    else:
+        text = body
+        if len(text) > config.max_body_size:
+            raise LimitExceeded(Reason.TOO_LARGE, f"{len(text)} characters > {config.max_body_size}")
+    if not text.strip():
+        raise LimitExceeded(Reason.EMPTY, "no text", used_encoding)
+    if text.count("\ufffd") > 0.2 * len(text):
+        raise LimitExceeded(Reason.UNDECODABLE, "mostly invalid byte sequences", used_encoding)
+    root = parse_html(text)
+    if root is None:
+        raise LimitExceeded(Reason.PARSE_ERROR, "no HTML tree could be built", used_encoding)
+    try:
+        return Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+    except LimitExceeded as exc:
+        exc.encoding = used_encoding
+        raise
+
+
 def extract_with_config(
     body: bytes | str,
     config: ExtractConfig,
@@ -67,38 +111,17 @@ def extract_with_config(
         raise TypeError(f"body must be bytes or str, got {type(body).__name__}")
     name = config.extractor
     started = time.perf_counter()
-    used_encoding = encoding
-    deadline = started + config.time_budget
     try:
-        if isinstance(body, (bytes, bytearray, memoryview)):
-            body = bytes(body)
-            if not body.strip():
-                return empty_result(name, Reason.EMPTY, "empty body")
-            if len(body) > config.max_body_size:
-                return empty_result(name, Reason.TOO_LARGE, f"{len(body)} bytes > {config.max_body_size}")
-            if looks_binary(body):
-                return empty_result(name, Reason.NOT_HTML, "binary content")
-            if not encoding:
-                encoding = utf16_byte_order(body)
-            text, used_encoding = decode(body, encoding=encoding, content_type=content_type)
-        else:
-            text = body
-            if len(text) > config.max_body_size:
-                return empty_result(name, Reason.TOO_LARGE, f"{len(text)} characters > {config.max_body_size}")
-        if not text.strip():
-            return empty_result(name, Reason.EMPTY, "no text", encoding=used_encoding)
-        if text.count("\ufffd") > 0.2 * len(text):
-            return empty_result(name, Reason.UNDECODABLE, "mostly invalid byte sequences", encoding=used_encoding)
-        root = parse_html(text)
-        if root is None:
-            return empty_result(name, Reason.PARSE_ERROR, "no HTML tree could be built", encoding=used_encoding)
-        doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
-        module = extractors.load(name)
-        found = module.extract(doc, config.options_for(name))
+        doc = load_document(
+            body, config, url=url, encoding=encoding, content_type=content_type,
+            deadline=started + config.time_budget,
+        )
+        found = extractors.load(name).extract(doc, config.options_for(name))
     except LimitExceeded as exc:
-        return empty_result(name, Reason(exc.reason), exc.detail, encoding=used_encoding)
+        return empty_result(name, Reason(exc.reason), exc.detail, encoding=exc.encoding)
     except Exception as exc:  # noqa: BLE001 - a bug in a method must not stop a crawl
         return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300])
+    used_encoding = doc.encoding
     probability = found.probability
     if not isinstance(probability, (int, float)) or math.isnan(probability):
         probability = 0.0

@@ -46,10 +46,11 @@ _TIME_CHECK_EVERY = 2048
 class LimitExceeded(Exception):
     """Raised inside the front end when a page passes a configured bound; carries a Reason value."""
 
-    def __init__(self, reason: str, detail: str):
+    def __init__(self, reason: str, detail: str, encoding: str | None = None):
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
+        self.encoding = encoding
 
 
 def make_parser() -> etree.HTMLParser:
@@ -102,9 +103,13 @@ class Document:
         self.title = " ".join((root.findtext(".//title") or "").split())
         self.lang = (root.get("lang") or root.get("xml:lang") or "").strip().lower() or None
         self.meta_lang = None
-        for meta in root.iterfind(".//meta[@http-equiv]"):
-            if (meta.get("http-equiv") or "").lower() == "content-language":
+        self.og_type = None  # <meta property="og:type">: "article" on most article pages
+        for meta in root.iterfind(".//meta"):
+            key = (meta.get("http-equiv") or meta.get("property") or meta.get("name") or "").lower()
+            if key == "content-language":
                 self.meta_lang = (meta.get("content") or "").strip().lower() or None
+            elif key == "og:type":
+                self.og_type = (meta.get("content") or "").strip().lower() or None
         body = root.find("body")
         if body is None:
             body = root
