@@ -1,0 +1,77 @@
+"""``scrapy-bodytext evaluate``: every selected extractor over a labelled corpus, one fresh process each."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .. import extractors
+from ..evaluation.corpus import CorpusError
+from ..evaluation.report import (
+    available_extractors, count_pages, format_evaluation, machine_description, our_method, run_isolated, summarize,
+)
+from . import FAILED, OK
+from .options import UsageError, build_config, parse_options
+from .progress import Progress
+
+
+def selected_extractors(requested: list[str] | None) -> tuple[list[str], list[str]]:
+    """(names to run, registered names that cannot be loaded); unknown or unavailable requests are errors."""
+    present, missing = available_extractors()
+    if not requested:
+        return present, missing
+    names = list(dict.fromkeys(requested))
+    for name in names:
+        if name not in extractors.EXTRACTORS:
+            raise UsageError(f"unknown extractor {name!r}; choose from: {', '.join(extractors.names())}")
+        if name in missing:
+            raise UsageError(f"extractor {name!r} is registered but not available in this installation")
+    return names, [name for name in missing if name in names]
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    folder = Path(args.corpus)
+    if not (folder / "index.jsonl").is_file():
+        raise UsageError(f"{folder}: not a corpus folder (no index.jsonl; see the README, 'Corpus format')")
+    names, missing = selected_extractors(args.extractor)
+    options = parse_options(args.option, names)
+    configs = {
+        name: build_config(name, threshold=args.threshold, time_limit=args.time_limit, options=options)
+        for name in names
+    }
+    figures = {}
+    for name in names:
+        progress = Progress(f"evaluate {name}") if Progress.wanted() else None
+        try:
+            run = run_isolated(name, our_method(configs[name]), folder, progress)
+        except CorpusError as exc:
+            print(f"scrapy-bodytext evaluate: {exc}", file=sys.stderr)
+            return FAILED
+        finally:
+            if progress is not None:
+                progress.clear()
+        figures[name] = summarize(run, time_limit=configs[name].time_budget)
+    first = next(iter(configs.values()), None)
+    if args.json:
+        print(json.dumps({
+            "corpus": str(folder),
+            "pages": count_pages(folder),
+            "threshold": first.threshold if first else args.threshold,
+            "time_limit": first.time_budget if first else args.time_limit,
+            "machine": machine_description(),
+            "extractors": figures,
+            "missing": missing,
+        }, indent=1))
+    else:
+        any_figures = next(iter(figures.values()), None)
+        if any_figures:
+            print(f"Corpus {folder}: {any_figures['pages']} pages ({any_figures['articles']} articles, "
+                  f"{any_figures['non_articles']} non-articles); threshold {first.threshold}; "
+                  f"{machine_description()['summary']}")
+            print()
+            print(format_evaluation(figures))
+        if missing:
+            print(f"\nNot available in this installation: {', '.join(missing)}")
+    return FAILED if any(f.get("failure") for f in figures.values()) else OK
