@@ -9,6 +9,8 @@ on a seekable file reading resumes at the next record boundary found after the d
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import itertools
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -65,9 +67,14 @@ def _archive_iterator(stream: BinaryIO):
 
 
 def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEntry]:
-    """Entries of the archive read from ``stream`` (binary, ideally seekable), in file order."""
+    """Entries of the archive read from ``stream`` (binary, ideally seekable), in file order.
+
+    Offsets are positions in the file, except for an archive gzipped as a whole (not one gzip member
+    per record, as the WARC standard asks): that one is read sequentially and its offsets count
+    decompressed bytes.
+    """
     seekable = stream.seekable()
-    position = stream.tell() if seekable else 0
+    start = position = stream.tell() if seekable else 0
     compressed = None
     while True:
         if seekable:
@@ -76,6 +83,7 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
                 compressed = stream.read(2) == _GZIP_MAGIC[:2]
                 stream.seek(position)
         records = _archive_iterator(stream)
+        produced = 0
         try:
             for record in records:
                 entry = _entry(record, max_body_size)
@@ -89,19 +97,37 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
                     break
                 if getattr(record.raw_stream, "limit", 0) > 0:  # the file ended inside the record
                     entry = ArchiveEntry("error", None, "truncated_record", entry.url, entry.date)
+                produced += 1
                 yield _with_offset(entry, offset)
             else:
                 if seekable and _has_data_after(stream, records.offset):
                     yield ArchiveEntry("error", records.offset, "truncated_record")  # not even its header
                 return
         except Exception as exc:  # noqa: BLE001 - a damaged record is counted, never fatal
+            if seekable and position == start and "non-chunked gzip" in str(exc):
+                stream.seek(start)
+                entries = iter_archive(_Sequential(gzip.GzipFile(fileobj=stream, mode="rb")),
+                                       max_body_size=max_body_size)
+                yield from itertools.islice(entries, produced, None)
+                return
             yield ArchiveEntry("error", records.offset, "corrupt_record", detail=_describe(exc))
         if not seekable:
             return
-        found = _next_record_start(stream, records.offset + 1, compressed)
+        found = _next_record_start(stream, max(records.offset, position) + 1, compressed)
         if found is None:
             return
         position = found
+
+
+class _Sequential:
+    """A stream read front to back only (no seek, no tell)."""
+
+    def __init__(self, raw: BinaryIO):
+        self.read = raw.read
+
+    @staticmethod
+    def seekable() -> bool:
+        return False
 
 
 def _has_data_after(stream: BinaryIO, offset: int) -> bool:

@@ -119,12 +119,12 @@ def list_extractors() -> int:
     for name in extractors.names():
         marker = " (default)" if name == extractors.DEFAULT_EXTRACTOR else ""
         try:
-            module = extractors.load(name)
-        except ImportError:
-            print(f"{name}{marker}: not available in this installation")
+            options = dataclasses.fields(extractors.load(name).Options)
+        except Exception as exc:  # noqa: BLE001 - a broken module is listed, not fatal
+            print(f"{name}{marker}: not available ({type(exc).__name__}: {exc})")
             continue
         print(f"{name}{marker}")
-        for f in dataclasses.fields(module.Options):
+        for f in options:
             default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
             print(f"    {f.name} = {default!r}")
     return OK
