@@ -1,0 +1,244 @@
+"""Item pipeline: extracts each page once, writes the fields, keeps articles and drops the rest.
+
+For an item linked to its page by :class:`BodyTextSpiderMiddleware`, the configured extractor runs on
+the page's body in a bounded pool (threads, or worker processes with ``BODYTEXT_WORKERS``), once per
+page however many items the page produced. Articles get ``main_text`` and ``article_probability``;
+items of non-article pages raise :class:`NotAnArticle`; items of pages the extractor could not handle
+follow ``BODYTEXT_ON_FAILURE``. Items of untagged responses pass untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.asyncio import run_in_thread
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
+from scrapy.utils.python import global_object_name
+
+from .config import ExtractConfig
+from .executors import Executor, WorkerLost, extract_timed, make_executor, wait_for
+from .middlewares import BodyTextDownloaderMiddleware
+from .result import ExtractionResult, Reason, empty_result
+from .settings import BodyTextSettings, load_settings
+from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+#: reasons that are a verdict on the page (the extractor looked and found no article text)
+JUDGED = frozenset({Reason.OK, Reason.NO_MAIN_TEXT})
+#: failure reasons worth a warning (the others are ordinary pages the plugin does not handle)
+WARN_REASONS = frozenset({Reason.TIME_LIMIT, Reason.ERROR})
+#: Scrapy's own "Dropped: <reason> <whole item>" line goes to DEBUG, next to "Scraped from <item>";
+#: the pipeline logs one short INFO line per page instead
+DROP_LOG_LEVEL = "DEBUG"
+
+
+class NotAnArticle(DropItem):
+    """The item's page is not an article: probability below ``BODYTEXT_ARTICLE_THRESHOLD``."""
+
+    def __init__(self, url: str, probability: float, threshold: float, extractor: str):
+        super().__init__(
+            f"not an article: article_probability {probability:.2f} < {threshold:.2f} ({extractor}) {url}",
+            log_level=DROP_LOG_LEVEL,
+        )
+        self.url = url
+        self.probability = probability
+        self.threshold = threshold
+
+
+class ExtractionFailed(DropItem):
+    """No main text could be extracted from the item's page (``BODYTEXT_ON_FAILURE = "drop"``)."""
+
+    def __init__(self, url: str, reason: Reason, detail: str):
+        super().__init__(f"no extraction ({reason.value}: {detail}) {url}", log_level=DROP_LOG_LEVEL)
+        self.url = url
+        self.reason = reason
+
+
+class BodyTextPipeline:
+    def __init__(self, crawler: Crawler, settings: BodyTextSettings, executor: Executor | None = None):
+        self.crawler = crawler
+        self.settings = settings
+        self.links = ItemLinks.of(crawler)
+        self.executor = executor or make_executor(
+            settings.threads, settings.workers, max_tasks=settings.worker_max_tasks, timeout=settings.worker_timeout
+        )
+        self._configs: dict[Any, ExtractConfig | str] = {}  # Request.meta extractor -> config or error
+        self._missing: dict[type, tuple[str, ...]] = {}  # item class -> fields it lacks
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BodyTextPipeline:
+        settings = load_settings(crawler.settings)
+        if not settings.enabled:
+            raise NotConfigured("BODYTEXT_ENABLED is False")
+        return cls(crawler, settings)
+
+    @property
+    def stats(self) -> Any:
+        return self.crawler.stats
+
+    def _log(self, level: int, message: str, *args: Any) -> None:
+        logger.log(level, message, *args, extra={"spider": self.crawler.spider})
+
+    def open_spider(self) -> None:
+        self._warn_missing_components()
+        self.executor.start()
+
+    async def close_spider(self) -> None:
+        await run_in_thread(self.executor.shutdown)
+
+    async def process_item(self, item: Any) -> Any:
+        page = self.links.pop(item)
+        if page is None:
+            self.stats.inc_value("bodytext/items/untagged")
+            return item
+        result = await self._result_of(page)
+        self.stats.inc_value("bodytext/items/extracted")
+        if result.reason not in JUDGED:
+            self.stats.inc_value(f"bodytext/items/failed/{result.reason.value}")
+            if self.settings.on_failure == "drop":
+                raise ExtractionFailed(page.url, result.reason, result.detail)
+            self._write(item, "", 0.0)
+        elif result.is_article:
+            self.stats.inc_value("bodytext/items/articles")
+            self._write(item, result.text, result.article_probability)
+        else:
+            self.stats.inc_value("bodytext/items/non_articles")
+            if self.settings.drop_non_articles:
+                raise NotAnArticle(page.url, result.article_probability, self._threshold, result.extractor)
+            self._write(item, result.text, result.article_probability)
+        return item
+
+    @property
+    def _threshold(self) -> float:
+        return self.settings.extract.threshold
+
+    # --- one extraction per page -------------------------------------------------------------
+
+    async def _result_of(self, page: Page) -> ExtractionResult:
+        """The page's result, extracting it if no other item of the page did; reported once."""
+        if page.result is None:
+            await self._extract(page)
+        assert page.result is not None
+        if not page.reported:
+            page.reported = True
+            self._report(page, page.result)
+        return page.result
+
+    async def _extract(self, page: Page) -> None:
+        config = self._config_for(page.extractor)
+        if isinstance(config, str):
+            page.result = empty_result(str(page.extractor), Reason.ERROR, config)
+            page.body = None
+            return
+        if page.pending is None:
+            page.pending = self.executor.submit(
+                extract_timed, page.body, config, page.url, page.encoding, page.content_type
+            )
+        try:
+            result, seconds = await wait_for(page.pending)
+        except WorkerLost as exc:
+            self.stats.inc_value(f"bodytext/errors/worker_{exc.reason}")
+            result, seconds = empty_result(config.extractor, Reason(exc.reason), f"worker {exc}"), 0.0
+        except Exception as exc:  # noqa: BLE001 - a failing page must not fail the crawl
+            self.stats.inc_value(f"bodytext/errors/{type(exc).__name__}")
+            detail = f"{type(exc).__name__}: {exc}"[:300]
+            result, seconds = empty_result(config.extractor, Reason.ERROR, detail), 0.0
+        if page.result is None:  # the first item of the page to resume records the extraction
+            page.result, page.seconds = result, seconds
+            page.body = page.pending = None
+            self._count_extraction(result, seconds)
+
+    def _config_for(self, extractor: Any) -> ExtractConfig | str:
+        """The configuration for a page: the settings', or one derived for a Request.meta extractor
+        (cached per name); a string is the error message for an invalid name."""
+        default = self.settings.extract
+        if extractor is None or extractor == default.extractor:
+            return default
+        key = extractor if isinstance(extractor, str) else repr(extractor)
+        found = self._configs.get(key)
+        if found is None:
+            try:
+                if not isinstance(extractor, str):
+                    raise ValueError("expected the name of an extractor")
+                found = default.replace(extractor=extractor)
+            except (ValueError, ImportError) as exc:
+                found = f"Request.meta[{META_EXTRACTOR!r}] = {extractor!r}: {exc}"
+                self._log(logging.ERROR, "%s", found)
+            self._configs[key] = found
+        if isinstance(found, str):
+            self.stats.inc_value("bodytext/errors/unknown_extractor")
+        return found
+
+    def _count_extraction(self, result: ExtractionResult, seconds: float) -> None:
+        stats = self.stats
+        milliseconds = round(seconds * 1000)
+        stats.inc_value("bodytext/pages/extracted")
+        stats.inc_value(f"bodytext/extractor/{result.extractor}")
+        stats.inc_value("bodytext/extraction_time/total_ms", milliseconds)
+        stats.max_value("bodytext/extraction_time/max_ms", milliseconds)
+
+    def _report(self, page: Page, result: ExtractionResult) -> None:
+        """Stats and one log line per page (never per item, never the page's text)."""
+        if result.reason not in JUDGED:
+            self.stats.inc_value(f"bodytext/pages/failed/{result.reason.value}")
+            outcome = "dropped" if self.settings.on_failure == "drop" else "stored with empty text"
+            level = logging.WARNING if result.reason in WARN_REASONS else logging.INFO
+            self._log(level, "No main text (%s: %s), items %s: %s", result.reason.value, result.detail, outcome,
+                      page.url)
+        elif result.is_article:
+            self.stats.inc_value("bodytext/pages/articles")
+        else:
+            self.stats.inc_value("bodytext/pages/non_articles")
+            if self.settings.drop_non_articles:
+                self._log(logging.INFO, "Not an article (article_probability %.2f < %.2f, %s), items dropped: %s",
+                          result.article_probability, self._threshold, result.extractor, page.url)
+
+    # --- item fields ---------------------------------------------------------------------------
+
+    def _write(self, item: Any, text: str, probability: float) -> None:
+        missing = self._missing_fields(type(item))
+        adapter = ItemAdapter(item)
+        for name, value in ((self.settings.text_field, text), (self.settings.probability_field, probability)):
+            if name and name not in missing:
+                adapter[name] = value
+        if missing:
+            self.stats.inc_value("bodytext/errors/missing_fields")
+
+    def _missing_fields(self, item_class: type) -> tuple[str, ...]:
+        """Fields a typed item class lacks; reported once per class, with what to declare."""
+        missing = self._missing.get(item_class)
+        if missing is None:
+            declared = ItemAdapter.get_field_names_from_class(item_class)
+            missing = () if declared is None else tuple(f for f in self.settings.fields if f not in declared)
+            self._missing[item_class] = missing
+            if missing:
+                self._log(
+                    logging.ERROR,
+                    "Item class %s has no field %s: declare %s in it (e.g. %s = scrapy.Field(), or a dataclass/"
+                    "attrs field with a default), or set BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD to "
+                    "fields it has. Its items are still kept or dropped by article probability, without %s.",
+                    global_object_name(item_class), ", ".join(missing), " and ".join(missing), missing[0],
+                    "these fields" if len(missing) > 1 else "this field",
+                )
+        return missing
+
+    def _warn_missing_components(self) -> None:
+        """Manual enabling that forgot a component would leave every item untagged: say so."""
+        settings = self.crawler.settings
+        for setting, component in (
+            ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware),
+            ("SPIDER_MIDDLEWARES", BodyTextSpiderMiddleware),
+        ):
+            enabled = {load_object(path) for path in build_component_list(settings.getwithbase(setting))}
+            if component not in enabled:
+                self._log(logging.WARNING, "BodyTextPipeline is enabled but %s is not in %s: no item will get "
+                          "main text (enable both, or use ADDONS = {'scrapy_bodytext.Addon': 0})",
+                          component.__name__, setting)

@@ -1,0 +1,83 @@
+"""Runs one real Scrapy crawl in a fresh process (Scrapy's default asyncio reactor, as ``scrapy crawl``
+does) and hands the feed, the stats and the log back to the test.
+
+A process per crawl keeps the reactor, the add-on and the settings of one crawl from leaking into
+the next. Scrapy deprecation warnings are errors inside the crawl as well.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ADDON = {"scrapy_bodytext.Addon": 0}
+
+
+@dataclass
+class Crawl:
+    items: list[dict]
+    stats: dict[str, Any]
+    log: str
+    returncode: int
+
+    def stat(self, name: str) -> Any:
+        return self.stats.get(name, 0)
+
+    def stats_under(self, prefix: str) -> dict[str, Any]:
+        return {name: value for name, value in self.stats.items() if name.startswith(prefix)}
+
+    @property
+    def dropped(self) -> int:
+        return self.stat("item_dropped_count")
+
+    @property
+    def stored(self) -> int:
+        return len(self.items)
+
+
+def run_crawl(tmp_path: Path, spider: str = "crawl_spiders.SiteSpider", settings: dict | None = None,
+              timeout: float = 120, **spider_args: str) -> Crawl:
+    """Crawl with ``spider`` and ``settings`` (project priority); the feed is JSON Lines in tmp_path."""
+    feed, stats, log = tmp_path / "items.jsonl", tmp_path / "stats.json", tmp_path / "crawl.log"
+    all_settings = {
+        "FEEDS": {str(feed): {"format": "jsonlines", "encoding": "utf8"}},
+        "LOG_FILE": str(log),
+        "LOG_LEVEL": "INFO",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        **(settings or {}),
+    }
+    spec = tmp_path / "crawl.json"
+    spec.write_text(json.dumps({"spider": spider, "settings": all_settings, "args": spider_args, "stats": str(stats)}))
+    done = subprocess.run([sys.executable, str(Path(__file__)), str(spec)], capture_output=True, text=True,
+                          timeout=timeout, cwd=HERE)
+    text = log.read_text(encoding="utf-8") if log.exists() else ""
+    text += done.stdout + done.stderr
+    items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()] if feed.exists() else []
+    return Crawl(items, json.loads(stats.read_text()) if stats.exists() else {}, text, done.returncode)
+
+
+def main(spec_path: str) -> None:
+    import warnings
+
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.exceptions import ScrapyDeprecationWarning
+    from scrapy.utils.misc import load_object
+
+    warnings.simplefilter("error", ScrapyDeprecationWarning)
+    spec = json.loads(Path(spec_path).read_text())
+    process = CrawlerProcess(spec["settings"])
+    crawler = process.create_crawler(load_object(spec["spider"]))
+    process.crawl(crawler, **spec["args"])
+    process.start()
+    Path(spec["stats"]).write_text(json.dumps(crawler.stats.get_stats(), default=str))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
+    main(sys.argv[1])

@@ -1,0 +1,65 @@
+"""A real HTTP server on 127.0.0.1 for crawl tests: stdlib ThreadingHTTPServer in a thread, port 0."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+SITE = Path(__file__).parent / "site"
+
+#: a served page: its bytes and its Content-Type header (None: no header at all)
+Page = tuple[bytes, str | None]
+
+
+class SiteServer:
+    """Serves ``pages`` (path -> (body, content type)); unknown paths get a 404 page."""
+
+    def __init__(self, pages: Mapping[str, Page]):
+        self.pages = dict(pages)
+        pages_ref = self.pages
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                found = pages_ref.get(urlsplit(self.path).path)
+                body, content_type = found if found is not None else (b"<html><body>Not found</body></html>", "text/html")
+                self.send_response(200 if found is not None else 404)
+                if content_type is not None:
+                    self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - keep test output quiet
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, name="site-server", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def __enter__(self) -> SiteServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+def site_pages(folder: Path = SITE) -> dict[str, Page]:
+    """The hand-written test site: every ``*.html`` file, declared as text/html (no charset: each
+    page declares its own in a <meta>, as many real sites do)."""
+    return {f"/{path.name}": (path.read_bytes(), "text/html") for path in sorted(folder.glob("*.html"))}

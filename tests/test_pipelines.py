@@ -1,0 +1,275 @@
+"""The pipeline: one extraction per page, fields written, non-articles and failures dropped or kept."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import sys
+import types
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+import scrapy
+from scrapy import Spider
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from scrapy_bodytext import BodyTextPipeline, NotAnArticle, extract, extractors
+from scrapy_bodytext.executors import ThreadExecutor, WorkerDied, WorkerTimeout
+from scrapy_bodytext.pipelines import ExtractionFailed
+from scrapy_bodytext.spidermiddlewares import Page
+
+SITE = Path(__file__).parent / "site"
+ARTICLE = (SITE / "article-harbour.html").read_bytes()
+LISTING = (SITE / "section-local.html").read_bytes()
+BINARY = b"%PDF-1.4\n" + bytes(range(256)) * 20
+LOGGER = "scrapy_bodytext.pipelines"
+
+
+class CountingExecutor(ThreadExecutor):
+    def __init__(self):
+        super().__init__(2)
+        self.submitted = 0
+
+    def submit(self, fn, /, *args):
+        self.submitted += 1
+        return super().submit(fn, *args)
+
+
+class FailingExecutor:
+    def __init__(self, exception):
+        self.exception = exception
+
+    def start(self):
+        pass
+
+    def shutdown(self):
+        pass
+
+    def submit(self, fn, /, *args):
+        future = Future()
+        future.set_exception(self.exception)
+        return future
+
+
+def make_pipeline(executor=None, **settings):
+    crawler = get_crawler(Spider, settings_dict={"ADDONS": {"scrapy_bodytext.Addon": 0}, **settings})
+    crawler.spider = crawler._create_spider("test")
+    crawler.stats.open_spider()
+    pipeline = build_from_crawler(BodyTextPipeline, crawler)
+    if executor is not None:
+        pipeline.executor = executor
+    return pipeline
+
+
+def stats(pipeline) -> dict:
+    return {name: value for name, value in pipeline.crawler.stats.get_stats().items() if name.startswith("bodytext/")}
+
+
+def new_page(body=ARTICLE, url="https://example.com/a", extractor=None) -> Page:
+    return Page(url=url, body=body, encoding="utf-8", content_type="text/html", extractor=extractor)
+
+
+def process(pipeline, *items_and_pages):
+    """Process (item, page) pairs concurrently, as Scrapy does for the items of one response; returns
+    each item or the exception it raised."""
+    async def run():
+        pipeline.open_spider()
+        for item, page in items_and_pages:
+            if page is not None:
+                pipeline.links.link(item, page)
+        try:
+            return await asyncio.gather(*(pipeline.process_item(item) for item, _ in items_and_pages),
+                                        return_exceptions=True)
+        finally:
+            await pipeline.close_spider()
+    return asyncio.run(run())
+
+
+def test_an_article_gets_text_and_probability():
+    pipeline = make_pipeline()
+    item = {"url": "https://example.com/a"}
+    [out] = process(pipeline, (item, new_page()))
+    assert out is item
+    expected = extract(ARTICLE, encoding="utf-8", url="https://example.com/a")
+    assert item["main_text"] == expected.text and "harbour wall" in item["main_text"]
+    assert item["article_probability"] == expected.article_probability
+    assert 0.5 <= item["article_probability"] <= 1
+    found = stats(pipeline)
+    assert found["bodytext/items/articles"] == found["bodytext/items/extracted"] == 1
+    assert found["bodytext/pages/extracted"] == found["bodytext/extractor/bodytext"] == 1
+    assert found["bodytext/extraction_time/max_ms"] <= found["bodytext/extraction_time/total_ms"]
+
+
+def test_many_items_of_one_page_share_one_extraction():
+    executor = CountingExecutor()
+    pipeline = make_pipeline(executor)
+    page = new_page()
+    items = [{"n": n} for n in range(5)]
+    outs = process(pipeline, *((item, page) for item in items))
+    assert outs == items and len({item["main_text"] for item in items}) == 1
+    assert executor.submitted == 1
+    assert stats(pipeline)["bodytext/pages/extracted"] == 1
+    assert stats(pipeline)["bodytext/items/articles"] == 5
+    assert page.body is None  # let go once the result is known
+
+
+def test_a_non_article_is_dropped_with_one_short_line_per_page(caplog):
+    pipeline = make_pipeline()
+    page = new_page(LISTING, url="https://example.com/local")
+    items = [{"n": 1}, {"n": 2}]
+    with caplog.at_level(logging.DEBUG, logger=LOGGER):
+        outs = process(pipeline, *((item, page) for item in items))
+    assert all(isinstance(out, NotAnArticle) for out in outs)
+    assert outs[0].url == "https://example.com/local" and outs[0].probability < 0.5 == outs[0].threshold
+    assert outs[0].log_level == "DEBUG"  # Scrapy's "Dropped: ... <item>" line stays out of INFO logs
+    assert "https://example.com/local" in str(outs[0]) and "\n" not in str(outs[0])
+    lines = [record.getMessage() for record in caplog.records if record.name == LOGGER]
+    assert len(lines) == 1 and "Not an article" in lines[0] and "\n" not in lines[0]
+    assert caplog.records[0].levelno == logging.INFO
+    found = stats(pipeline)
+    assert found["bodytext/items/non_articles"] == 2 and found["bodytext/pages/non_articles"] == 1
+    assert items == [{"n": 1}, {"n": 2}]  # dropped items are not given the text (Scrapy logs them at DEBUG)
+
+
+def test_non_articles_are_kept_when_dropping_is_off():
+    pipeline = make_pipeline(BODYTEXT_DROP_NON_ARTICLES=False)
+    item = {}
+    [out] = process(pipeline, (item, new_page(LISTING)))
+    assert out is item and item["article_probability"] < 0.5
+    assert stats(pipeline)["bodytext/items/non_articles"] == 1
+
+
+def test_the_threshold_decides():
+    pipeline = make_pipeline(BODYTEXT_ARTICLE_THRESHOLD=1.0)
+    [out] = process(pipeline, ({}, new_page()))
+    assert isinstance(out, NotAnArticle) and out.threshold == 1.0
+
+
+def test_items_of_untagged_responses_pass_untouched():
+    pipeline = make_pipeline()
+    item = {"url": "x"}
+    assert process(pipeline, (item, None)) == [{"url": "x"}]
+    assert stats(pipeline) == {"bodytext/items/untagged": 1}
+
+
+def test_a_failed_page_is_dropped_with_its_reason_logged_once(caplog):
+    pipeline = make_pipeline()
+    page = new_page(BINARY, url="https://example.com/file")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        outs = process(pipeline, ({}, page), ({}, page))
+    assert all(isinstance(out, ExtractionFailed) and out.reason.value == "not_html" for out in outs)
+    lines = [record.getMessage() for record in caplog.records if record.name == LOGGER]
+    assert len(lines) == 1 and "not_html" in lines[0] and "dropped" in lines[0]
+    found = stats(pipeline)
+    assert found["bodytext/items/failed/not_html"] == 2 and found["bodytext/pages/failed/not_html"] == 1
+
+
+def test_a_failed_page_can_be_stored_with_empty_text():
+    pipeline = make_pipeline(BODYTEXT_ON_FAILURE="store")
+    item = {}
+    assert process(pipeline, (item, new_page(b""))) == [item]
+    assert item == {"main_text": "", "article_probability": 0.0}
+    assert stats(pipeline)["bodytext/items/failed/empty"] == 1
+
+
+@pytest.mark.parametrize(("exception", "reason"), [
+    (WorkerTimeout("exceeded 60 s"), "time_limit"),
+    (WorkerDied("died during the job"), "error"),
+    (MemoryError(), "error"),
+])
+def test_a_lost_extraction_costs_that_page_only(exception, reason, caplog):
+    pipeline = make_pipeline(FailingExecutor(exception))
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        [out] = process(pipeline, ({}, new_page()))
+    assert isinstance(out, ExtractionFailed) and out.reason.value == reason
+    assert caplog.records[0].levelno == logging.WARNING
+    kind = f"worker_{reason}" if isinstance(exception, WorkerDied | WorkerTimeout) else "MemoryError"
+    assert stats(pipeline)[f"bodytext/errors/{kind}"] == 1
+
+
+def test_field_names_are_settings():
+    pipeline = make_pipeline(BODYTEXT_TEXT_FIELD="body", BODYTEXT_PROBABILITY_FIELD=None)
+    item = {}
+    process(pipeline, (item, new_page()))
+    assert set(item) == {"body"}
+
+
+class Bare(scrapy.Item):
+    url = scrapy.Field()
+
+
+@dataclasses.dataclass
+class TextOnly:
+    main_text: str = ""
+
+
+def test_a_typed_item_lacking_the_fields_gets_one_error_naming_them(caplog):
+    pipeline = make_pipeline()
+    article, listing = new_page(), new_page(LISTING)
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        outs = process(pipeline, (Bare(url="a"), article), (Bare(url="b"), article), (Bare(url="c"), listing),
+                       (TextOnly(), article))
+    assert outs[:2] == [Bare(url="a"), Bare(url="b")]  # stored, without the fields
+    assert isinstance(outs[2], NotAnArticle)  # the verdict still applies
+    assert outs[3].main_text  # a class that has the text field gets it
+    errors = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(errors) == 2
+    assert "Bare" in errors[0] and "main_text" in errors[0] and "article_probability" in errors[0]
+    assert "TextOnly" in errors[1] and "article_probability" in errors[1] and "main_text," not in errors[1]
+    assert stats(pipeline)["bodytext/errors/missing_fields"] == 3
+
+
+@pytest.fixture
+def upper_extractor(monkeypatch):
+    """A second extractor in the registry: the page's text in capitals, probability 0.9."""
+    module = types.ModuleType("upper_extractor")
+    module.NAME = "upper"
+
+    @dataclasses.dataclass(frozen=True)
+    class Options:
+        pass
+
+    def run(doc, options):
+        return extractors.Extraction(" ".join(doc.texts).upper(), 0.9)
+
+    module.Options, module.extract = Options, run
+    monkeypatch.setitem(sys.modules, "upper_extractor", module)
+    monkeypatch.setitem(extractors.EXTRACTORS, "upper", "upper_extractor")
+    return "upper"
+
+
+def test_the_meta_extractor_is_used_for_that_page(upper_extractor):
+    pipeline = make_pipeline()
+    chosen, default = {}, {}
+    process(pipeline, (chosen, new_page(extractor=upper_extractor)), (default, new_page()),
+            ({}, new_page(extractor=upper_extractor)))
+    assert chosen["main_text"].isupper() and chosen["article_probability"] == 0.9
+    assert not default["main_text"].isupper()
+    found = stats(pipeline)
+    assert found["bodytext/extractor/upper"] == 2 and found["bodytext/extractor/bodytext"] == 1
+    assert len(pipeline._configs) == 1  # one derived configuration per name
+
+
+@pytest.mark.parametrize("name", ["no-such-method", 42])
+def test_an_unknown_meta_extractor_fails_its_pages_with_one_error(name, caplog):
+    pipeline = make_pipeline()
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        outs = process(pipeline, ({}, new_page(extractor=name)), ({}, new_page(extractor=name)))
+    assert all(isinstance(out, ExtractionFailed) and out.reason.value == "error" for out in outs)
+    errors = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(errors) == 1 and "bodytext_extractor" in errors[0]
+    assert stats(pipeline)["bodytext/errors/unknown_extractor"] == 2
+
+
+def test_manual_enabling_without_the_middlewares_is_reported(caplog):
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        make_pipeline(ADDONS={}, ITEM_PIPELINES={BodyTextPipeline: 200}).open_spider()
+    assert {"BodyTextDownloaderMiddleware", "BodyTextSpiderMiddleware"} <= {
+        word for record in caplog.records for word in record.getMessage().split()}
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        make_pipeline().open_spider()
+    assert not caplog.records
