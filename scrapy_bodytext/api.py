@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import extractors
+from .bounded import MAX_DEPTH
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document, LimitExceeded, parse_html
 from .result import ExtractionResult, Reason, empty_result
-from .sniff import looks_binary, utf16_byte_order
+from .sniff import looks_binary
 
 _DEFAULT_CONFIG: ExtractConfig | None = None
 
@@ -77,8 +78,6 @@ def load_document(
             raise LimitExceeded(Reason.TOO_LARGE, f"{len(body)} bytes > {config.max_body_size}")
         if looks_binary(body):
             raise LimitExceeded(Reason.NOT_HTML, "binary content")
-        if not encoding:
-            encoding = utf16_byte_order(body)
         text, used_encoding = decode(body, encoding=encoding, content_type=content_type)
     else:
         text = body
@@ -88,10 +87,10 @@ def load_document(
         raise LimitExceeded(Reason.EMPTY, "no text", used_encoding)
     if text.count("\ufffd") > 0.2 * len(text):
         raise LimitExceeded(Reason.UNDECODABLE, "mostly invalid byte sequences", used_encoding)
-    root = parse_html(text)
-    if root is None:
-        raise LimitExceeded(Reason.PARSE_ERROR, "no HTML tree could be built", used_encoding)
     try:
+        root = parse_html(text, max_nodes=config.max_nodes, deadline=deadline)
+        if root is None:
+            raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
         return Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
     except LimitExceeded as exc:
         exc.encoding = used_encoding
@@ -130,7 +129,7 @@ def extract_with_config(
     reason = Reason.OK if text else Reason.NO_MAIN_TEXT
     debug = dict(found.debug)
     debug["seconds"] = time.perf_counter() - started
-    if doc.max_depth >= 250:
+    if doc.max_depth >= MAX_DEPTH - 2:  # body is 2 levels down; deeper tags were left out
         debug["nesting_truncated"] = True
     return ExtractionResult(
         text=text,

@@ -21,6 +21,7 @@ from itertools import accumulate
 
 from lxml import etree
 
+from .bounded import check_element_count, parse_bounded, start_tag_bound, stopped_at_limit
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (ALGORITHMS.md §0.2) plus non-HTML islands
@@ -65,8 +66,11 @@ def make_parser() -> etree.HTMLParser:
 _PARSER = None
 
 
-def parse_html(text: str) -> etree._Element | None:
-    """Parse markup into an lxml tree (None when there is nothing to parse). Never raises for content."""
+def parse_html(
+    text: str, *, max_nodes: int | None = None, deadline: float | None = None
+) -> etree._Element | None:
+    """Parse markup into an lxml tree (None when there is nothing to parse). Never raises for content,
+    except ``LimitExceeded`` past ``max_nodes`` elements or ``deadline`` (see ``bounded``)."""
     global _PARSER
     if _PARSER is None:
         _PARSER = make_parser()
@@ -77,10 +81,15 @@ def parse_html(text: str) -> etree._Element | None:
     data = text.encode("utf-8", "replace")
     if not data.strip():
         return None
+    if max_nodes is not None and start_tag_bound(data) > max_nodes:
+        check_element_count(data, max_nodes)  # before building a tree that may be far too big
     try:
-        return etree.fromstring(data, _PARSER)
+        root = etree.fromstring(data, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
+    if stopped_at_limit(_PARSER):  # nesting over 256 levels or a text over 10 MB: the tree is cut short
+        root = parse_bounded(data, max_nodes=max_nodes, deadline=deadline)
+    return root
 
 
 def is_hidden(el) -> bool:
