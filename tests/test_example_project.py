@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from http_server import SiteServer
 
 from scrapy_bodytext.config import DEFAULT_THRESHOLD
 
@@ -55,23 +56,17 @@ def known_failures(paths: list[str], failing: frozenset[str], reason: str) -> li
     return [pytest.param(path, marks=mark) if path in failing else path for path in paths]
 
 
-def site_path(url: str) -> str:
-    prefix = SITE.as_uri() + "/"
-    assert url.startswith(prefix), f"{url} is outside the bundled site"
-    return url[len(prefix):].split("#", 1)[0]
-
-
 def normalized(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.fixture(scope="module")
-def crawl(tmp_path_factory: pytest.TempPathFactory) -> ExampleCrawl:
-    tmp = tmp_path_factory.mktemp("example_project")
+def run_example_crawl(tmp: Path, site_root: str, *arguments: str) -> ExampleCrawl:
+    """``scrapy crawl news`` in example_project/, as a user runs it; pages keyed by their path under
+    ``site_root`` (the URL the site is read from)."""
     feed, db = tmp / "articles.jsonl", tmp / "a.db"
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(feed), "-s", f"NEWS_SQLITE_PATH={db}",
-         "-s", "TELNETCONSOLE_ENABLED=False"],
+        [sys.executable, "-m", "scrapy", "crawl", "news", *arguments, "-O", str(feed),
+         "-s", f"NEWS_SQLITE_PATH={db}", "-s", "TELNETCONSOLE_ENABLED=False"],
         cwd=PROJECT, capture_output=True, text=True, timeout=240,
     )
     items = [json.loads(line) for line in feed.read_text("utf-8").splitlines()] if feed.exists() else []
@@ -80,6 +75,11 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> ExampleCrawl:
         with sqlite3.connect(db) as connection:
             connection.row_factory = sqlite3.Row
             rows = [dict(row) for row in connection.execute("SELECT * FROM articles")]
+
+    def site_path(url: str) -> str:
+        assert url.startswith(site_root), f"{url} is outside the site"
+        return url[len(site_root):].split("#", 1)[0]
+
     assert len({item["url"] for item in items}) == len(items), "a page was stored twice"
     return ExampleCrawl(
         items={site_path(item["url"]): item for item in items},
@@ -88,6 +88,12 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> ExampleCrawl:
         log=done.stderr,
         returncode=done.returncode,
     )
+
+
+@pytest.fixture(scope="module")
+def crawl(tmp_path_factory: pytest.TempPathFactory) -> ExampleCrawl:
+    """The default crawl: the bundled site, read from disk."""
+    return run_example_crawl(tmp_path_factory.mktemp("example_project"), SITE.as_uri() + "/")
 
 
 def test_bundled_site_is_built_from_its_sources() -> None:
@@ -174,3 +180,16 @@ def test_legacy_encoded_and_cjk_articles_decode(crawl: ExampleCrawl, path: str) 
     assert item["language"] == page["lang"]
     assert "\ufffd" not in item["main_text"]
     assert normalized(page["first_paragraph"]) in normalized(item["main_text"])
+
+
+def test_start_url_crawls_a_web_site_within_its_host(crawl: ExampleCrawl, tmp_path: Path) -> None:
+    """``-a start_url=`` crawls over HTTP, stays on the host, and stores what the offline crawl stores."""
+    pages = {f"/{path.relative_to(SITE).as_posix()}": (path.read_bytes(), "text/html") for path in SITE.rglob("*.html")}
+    with SiteServer(pages) as server:
+        web = run_example_crawl(tmp_path, server.url("/"), "-a", f"start_url={server.url('/index.html')}",
+                                "-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False")
+    assert web.returncode == 0, web.log[-3000:]
+    assert web.stats["offsite/filtered"] > 0  # share buttons, ads and partner links are not followed
+    assert web.stats.get("item_scraped_count", 0) + web.stats.get("item_dropped_count", 0) == len(MANIFEST)
+    stored = {path: (item["main_text"], item["article_probability"]) for path, item in web.items.items()}
+    assert stored == {path: (item["main_text"], item["article_probability"]) for path, item in crawl.items.items()}

@@ -47,8 +47,8 @@ class NewsSpider(scrapy.Spider):
             if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ValueError(f"start_url must be an http(s) URL, got {start_url!r}")
             self.start_urls = [start_url]
-            self.allowed_domains = [parts.hostname]
-            self.links = LinkExtractor(allow_domains=self.allowed_domains)
+            self.allowed_domains = [parts.hostname]  # Scrapy's offsite middleware drops other hosts
+            self.links = LinkExtractor()
         else:
             root = BUNDLED_SITE.as_uri() + "/"
             self.start_urls = [root + "index.html"]
