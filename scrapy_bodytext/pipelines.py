@@ -170,8 +170,8 @@ class BodyTextPipeline:
                     raise ValueError("expected the name of an extractor")
                 found = default.replace(extractor=extractor)
             except (ValueError, ImportError) as exc:
-                found = f"Request.meta[{META_EXTRACTOR!r}] = {extractor!r}: {exc}"
-                self._log(logging.ERROR, "%s", found)
+                found = f"invalid Request.meta[{META_EXTRACTOR!r}] {extractor!r}"
+                self._log(logging.ERROR, "%s: %s", found, exc)
             self._configs[key] = found
         if isinstance(found, str):
             self.stats.inc_value("bodytext/errors/unknown_extractor")

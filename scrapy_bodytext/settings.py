@@ -7,7 +7,6 @@ components are built at crawl start, so a misconfigured crawl stops before it fe
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,11 +22,6 @@ from .config import (
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
 ON_FAILURE_CHOICES = ("drop", "store")
-
-
-def default_workers() -> int:
-    """Worker processes used by default: one per core the crawl itself does not need, at most 4."""
-    return max(0, min(4, (os.cpu_count() or 1) - 1))
 
 
 DEFAULTS: dict[str, Any] = {

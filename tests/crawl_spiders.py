@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import attr
 import scrapy
+from scrapy.http import TextResponse
 
 
 class PageItem(scrapy.Item):
@@ -80,7 +81,7 @@ class SiteSpider(scrapy.Spider):
     def parse(self, response):
         for kind in self.kinds:
             yield make_item(kind, response.url)
-        if self.follow and hasattr(response, "css"):
+        if self.follow and isinstance(response, TextResponse):
             for href in response.css("a::attr(href)").getall():
                 url = response.urljoin(href)
                 yield scrapy.Request(url, meta=self.meta_by_path.get(urlsplit(url).path, {}))

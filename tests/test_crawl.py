@@ -1,0 +1,245 @@
+"""Real crawls of a real HTTP server on 127.0.0.1, with a real feed export: every item is either stored
+with its fields or dropped with a reason, none lost."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import CORPUS_DIR, require_corpus
+from crawl_runner import ADDON, Crawl, run_crawl
+from http_server import SITE, SiteServer, site_pages
+
+from scrapy.http import HtmlResponse
+
+from scrapy_bodytext import extract, extractors
+
+ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
+LISTINGS = {f"/{path.name}" for path in SITE.glob("*.html")} - ARTICLES
+KINDS = ("dict", "item", "dataclass", "attrs")
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(200)
+BIG = (SITE / "article-harbour.html").read_bytes().replace(b"</main>", b"<p>comment</p>" * 4000 + b"</main>")
+SIZE_LIMIT = 50_000
+HOSTILE = {
+    "/hostile.html": (b"<html><body><h1>Files</h1><ul><li><a href='/binary.html'>binary</a></li><li>"
+                      b"<a href='/empty.html'>empty</a></li><li><a href='/big.html'>big</a></li><li>"
+                      b"<a href='/photo.png'>photo</a></li></ul></body></html>", "text/html"),
+    "/binary.html": (b"%PDF-1.4\n" + bytes(range(256)) * 40, "text/html"),
+    "/empty.html": (b"", "text/html; charset=utf-8"),
+    "/big.html": (BIG, "text/html"),
+    "/photo.png": (PNG, "image/png"),
+}
+
+
+@pytest.fixture(scope="module")
+def site():
+    assert len(BIG) > SIZE_LIMIT
+    with SiteServer({**site_pages(), **HOSTILE}) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def addon_crawl(site, tmp_path_factory) -> Crawl:
+    """The add-on line in the settings, a spider yielding one item of each kind per page."""
+    return run_crawl(tmp_path_factory.mktemp("addon"), settings={"ADDONS": ADDON},
+                     start=site.url("/index.html"), kinds=",".join(KINDS))
+
+
+def path_of(item: dict) -> str:
+    return urlsplit(item["url"]).path
+
+
+def assert_clean(crawl: Crawl) -> None:
+    assert crawl.returncode == 0, crawl.log[-3000:]
+    assert crawl.stats.get("finish_reason") == "finished", crawl.log[-3000:]
+    assert "Traceback" not in crawl.log and "Unhandled" not in crawl.log, crawl.log[-3000:]
+    assert crawl.stat("log_count/ERROR") == 0
+
+
+def assert_accounted(crawl: Crawl, items_in: int) -> None:
+    """items in = items stored (in the feed) + items dropped (each with a reason)."""
+    reasons = crawl.stats_under("item_dropped_reasons_count/")
+    assert crawl.stored == crawl.stat("item_scraped_count")
+    assert sum(reasons.values()) == crawl.dropped
+    assert crawl.stored + crawl.dropped == items_in
+
+
+def test_articles_are_stored_with_both_fields_and_listings_dropped(addon_crawl):
+    crawl = addon_crawl
+    assert_clean(crawl)
+    pages = crawl.stat("bodytext/responses/tagged")
+    assert_accounted(crawl, len(KINDS) * pages)
+    assert {path_of(item) for item in crawl.items} == ARTICLES
+    for item in crawl.items:
+        assert isinstance(item["main_text"], str) and item["main_text"]
+        assert 0.5 <= item["article_probability"] <= 1
+    assert sorted(item["kind"] for item in crawl.items) == sorted(KINDS * len(ARTICLES))
+    assert crawl.dropped == crawl.stat("item_dropped_reasons_count/NotAnArticle")
+    dropped_pages = {urlsplit(line.rsplit(" ", 1)[1]).path for line in crawl.log.splitlines() if "Not an article" in line}
+    assert dropped_pages == LISTINGS
+
+
+def test_the_text_is_the_article_decoded_as_scrapy_decoded_it(addon_crawl):
+    texts = {path_of(item): item["main_text"] for item in addon_crawl.items}
+    assert "Crews worked through most of the winter" in texts["/article-harbour.html"]
+    assert "Fähre" in texts["/article-storm.html"]  # iso-8859-1, declared in a <meta>
+
+
+def test_one_extraction_per_response_whatever_the_number_of_items(addon_crawl):
+    crawl = addon_crawl
+    assert crawl.stat("bodytext/pages/extracted") == crawl.stat("bodytext/responses/tagged")
+    assert crawl.stat("bodytext/items/extracted") == len(KINDS) * crawl.stat("bodytext/pages/extracted")
+    assert crawl.stat("bodytext/items/articles") == crawl.stored
+    assert crawl.stat("bodytext/items/non_articles") == crawl.dropped
+    assert crawl.stat("bodytext/responses/skipped/status") > 0  # the site's broken links
+    assert crawl.stat("bodytext/extraction_time/total_ms") >= crawl.stat("bodytext/extraction_time/max_ms") > 0
+
+
+def test_enabled_from_the_spider_with_project_settings_overriding_the_defaults(site, tmp_path):
+    crawl = run_crawl(tmp_path, spider="crawl_spiders.AddonSpider", settings={
+        "BODYTEXT_TEXT_FIELD": "body", "BODYTEXT_PROBABILITY_FIELD": "p", "BODYTEXT_DROP_NON_ARTICLES": False,
+    }, start=site.url("/index.html"))
+    assert_clean(crawl)
+    assert crawl.dropped == 0 and crawl.stored == crawl.stat("bodytext/responses/tagged")
+    for item in crawl.items:
+        assert set(item) == {"url", "kind", "body", "p"}
+        assert (item["p"] >= 0.5) == (path_of(item) in ARTICLES)
+
+
+def test_manual_enabling_with_explicit_orders_on_a_reactor_without_asyncio(site, tmp_path, addon_crawl):
+    crawl = run_crawl(tmp_path, settings={
+        "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
+        "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40},
+        "ITEM_PIPELINES": {"scrapy_bodytext.BodyTextPipeline": 300},
+        "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
+    }, start=site.url("/index.html"))
+    assert_clean(crawl)
+    assert "SelectReactor" in crawl.log
+    assert_accounted(crawl, crawl.stat("bodytext/responses/tagged"))
+    assert {(path_of(item), item["main_text"]) for item in crawl.items} == {
+        (path_of(item), item["main_text"]) for item in addon_crawl.items}
+
+
+def second_extractor() -> str:
+    return next(name for name in extractors.names() if name != extractors.DEFAULT_EXTRACTOR)
+
+
+def test_request_meta_skips_a_page_or_chooses_its_extractor(site, tmp_path):
+    other = second_extractor()
+    meta = {
+        "/article-harbour.html": {"bodytext_skip": True},
+        "/article-glacier.html": {"bodytext_extractor": other},
+        "/article-library.html": {"bodytext_extractor": "no-such-method"},
+    }
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "LOG_LEVEL": "WARNING"}, start=site.url("/index.html"),
+                      meta=json.dumps(meta))
+    assert crawl.returncode == 0 and "Traceback" not in crawl.log
+    assert_accounted(crawl, crawl.stat("bodytext/responses/tagged") + crawl.stat("bodytext/items/untagged"))
+    stored = {path_of(item): item for item in crawl.items}
+    assert stored["/article-harbour.html"] == {"url": site.url("/article-harbour.html"), "kind": "dict"}
+    assert crawl.stat("bodytext/responses/skipped/meta_skip") == crawl.stat("bodytext/items/untagged") == 1
+    assert crawl.stat(f"bodytext/extractor/{other}") == 1
+    assert "/article-library.html" not in stored
+    assert crawl.stat("item_dropped_reasons_count/ExtractionFailed") == 1
+    assert crawl.stat("bodytext/errors/unknown_extractor") == 1
+    errors = [line for line in crawl.log.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1 and "no-such-method" in errors[0] and "bodytext_extractor" in errors[0]
+
+
+@pytest.mark.parametrize("on_failure", ["drop", "store"])
+def test_every_failed_page_gets_the_configured_outcome(site, tmp_path, on_failure):
+    crawl = run_crawl(tmp_path, settings={
+        "ADDONS": ADDON, "BODYTEXT_ON_FAILURE": on_failure, "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
+    }, start=site.url("/hostile.html"))
+    assert_clean(crawl)
+    assert_accounted(crawl, crawl.stat("downloader/response_status_count/200"))
+    failed = {"/binary.html": "not_html", "/empty.html": "empty", "/big.html": "too_large"}
+    for reason in failed.values():
+        assert crawl.stat(f"bodytext/pages/failed/{reason}") == crawl.stat(f"bodytext/items/failed/{reason}") == 1
+        assert sum(f"({reason}:" in line for line in crawl.log.splitlines() if "No main text" in line) == 1
+    stored = {path_of(item): item for item in crawl.items}
+    assert stored["/photo.png"] == {"url": site.url("/photo.png"), "kind": "dict"}  # not HTML: untouched
+    assert crawl.stat("bodytext/responses/skipped/not_html") == crawl.stat("bodytext/items/untagged") == 1
+    if on_failure == "drop":
+        assert not set(failed) & set(stored)
+        assert crawl.stat("item_dropped_reasons_count/ExtractionFailed") == len(failed)
+    else:
+        for path in failed:
+            assert (stored[path]["main_text"], stored[path]["article_probability"]) == ("", 0.0)
+
+
+def test_typed_items_lacking_the_fields_get_one_error_naming_them(site, tmp_path):
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON}, start=site.url("/index.html"), kinds="bare")
+    errors = [line for line in crawl.log.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1 and "BareItem" in errors[0]
+    assert "main_text" in errors[0] and "article_probability" in errors[0]
+    assert "KeyError" not in crawl.log and "Traceback" not in crawl.log
+    assert {path_of(item) for item in crawl.items} == ARTICLES  # kept or dropped by probability all the same
+    assert all(set(item) == {"url", "kind"} for item in crawl.items)
+    assert crawl.stat("bodytext/errors/missing_fields") == len(ARTICLES)
+
+
+def test_worker_processes_give_the_same_items(site, tmp_path, addon_crawl):
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_WORKERS": 2}, start=site.url("/index.html"))
+    assert_clean(crawl)
+    assert {(path_of(item), item["main_text"], item["article_probability"]) for item in crawl.items} == {
+        (path_of(item), item["main_text"], item["article_probability"]) for item in addon_crawl.items}
+
+
+def test_an_invalid_setting_stops_the_crawl_before_any_request(site, tmp_path):
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_ARTICLE_THRESHOLD": "high"},
+                      start=site.url("/index.html"))
+    assert "BODYTEXT_ARTICLE_THRESHOLD: expected a number within [0.0, 1.0] (got 'high')" in crawl.log
+    assert crawl.stat("downloader/request_count") == 0 and crawl.items == []
+
+
+# --- real pages ------------------------------------------------------------------------------------
+
+PER_LABEL = 40
+
+
+def corpus_sample() -> dict[str, tuple[bool, bytes]]:
+    """Every Nth article and every Nth non-article of the dev corpus (by id order), 40 of each."""
+    rows = [json.loads(line) for line in (CORPUS_DIR / "index.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    sample = {}
+    for label in (True, False):
+        group = sorted((row for row in rows if row["is_article"] is label), key=lambda row: row["id"])
+        step = len(group) // PER_LABEL
+        for row in group[::step][:PER_LABEL]:
+            data = (CORPUS_DIR / row["file"]).read_bytes()
+            sample[row["id"]] = (label, gzip.decompress(data) if row["file"].endswith(".gz") else data)
+    return sample
+
+
+@pytest.mark.corpus
+def test_real_pages_with_only_the_addon_line(tmp_path):
+    require_corpus()
+    sample = corpus_sample()
+    pages = {f"/{page_id}.html": (body, "text/html") for page_id, (_, body) in sample.items()}
+    with SiteServer(pages) as server:
+        urls = tmp_path / "urls.txt"
+        urls.write_text("\n".join(server.url(path) for path in sorted(pages)))
+        crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON}, urls=str(urls), follow="0")
+    assert_clean(crawl)
+    assert_accounted(crawl, len(sample))
+    assert crawl.stat("bodytext/pages/extracted") == len(sample)
+    stored = {path_of(item)[1:-len(".html")]: item for item in crawl.items}
+    articles_stored = sum(sample[page_id][0] for page_id in stored)
+    non_articles_dropped = PER_LABEL - (len(stored) - articles_stored)
+    print(f"corpus crawl: {len(sample)} pages, stored {crawl.stored}, dropped {crawl.dropped}; "
+          f"articles stored {articles_stored}/{PER_LABEL}, non-articles dropped {non_articles_dropped}/{PER_LABEL}")
+    # the crawl keeps exactly the pages the core judges articles, with the core's text and probability
+    for page_id, (_, body) in sample.items():
+        encoding = HtmlResponse("http://x/", body=body, headers={"Content-Type": "text/html"}).encoding
+        expected = extract(body, encoding=encoding, content_type="text/html")
+        item = stored.get(page_id)
+        assert (item is not None) == expected.is_article, page_id
+        if item is not None:
+            assert (item["main_text"], item["article_probability"]) == (expected.text, expected.article_probability)
+    # quality of the default extractor on real pages (measured: 35/40 and 29/40)
+    assert articles_stored >= 32
+    assert non_articles_dropped >= 26

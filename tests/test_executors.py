@@ -1,0 +1,114 @@
+"""Worker pools: results identical to in-process extraction; a dead or hung worker costs one job."""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import CancelledError
+from pathlib import Path
+
+import pytest
+
+from scrapy_bodytext import ExtractConfig, extract
+from scrapy_bodytext.executors import (
+    ProcessExecutor,
+    ThreadExecutor,
+    WorkerDied,
+    WorkerTimeout,
+    extract_timed,
+    make_executor,
+)
+
+SITE = Path(__file__).parent / "site"
+PAGES = sorted(SITE.glob("*.html"))
+
+
+@pytest.fixture
+def processes():
+    pools = []
+
+    def make(workers=1, **kwargs):
+        pool = ProcessExecutor(workers, **kwargs)
+        pool.start()
+        pools.append(pool)
+        return pool
+
+    yield make
+    for pool in pools:
+        pool.shutdown()
+
+
+def extract_all(pool):
+    config = ExtractConfig()
+    futures = [pool.submit(extract_timed, path.read_bytes(), config, path.name, None, "text/html") for path in PAGES]
+    return [future.result(timeout=60)[0] for future in futures]
+
+
+def test_pools_return_what_in_process_extraction_returns(processes):
+    expected = [extract(path.read_bytes(), url=path.name, content_type="text/html") for path in PAGES]
+    threads = ThreadExecutor(2)
+    try:
+        assert extract_all(threads) == expected
+    finally:
+        threads.shutdown()
+    assert extract_all(processes(2)) == expected
+
+
+def test_a_job_that_kills_its_worker_costs_that_job_only(processes):
+    pool = processes(1)
+    first = pool.submit(os.getpid).result(timeout=30)
+    killed = pool.submit(os._exit, 3)
+    after = [pool.submit(os.getpid) for _ in range(3)]
+    with pytest.raises(WorkerDied, match="exit code 3"):
+        killed.result(timeout=30)
+    pids = {future.result(timeout=30) for future in after}
+    assert len(pids) == 1 and first not in pids  # a new worker took over
+
+
+def test_a_hung_job_is_stopped_after_the_timeout(processes):
+    pool = processes(1, timeout=0.5)
+    started = time.monotonic()
+    hung = pool.submit(time.sleep, 30)
+    with pytest.raises(WorkerTimeout):
+        hung.result(timeout=30)
+    assert time.monotonic() - started < 10
+    assert pool.submit(sum, [1, 2]).result(timeout=30) == 3
+
+
+def test_an_exception_in_a_job_keeps_the_worker(processes):
+    pool = processes(1)
+    pid = pool.submit(os.getpid).result(timeout=30)
+    with pytest.raises(ValueError):
+        pool.submit(int, "x").result(timeout=30)
+    assert pool.submit(os.getpid).result(timeout=30) == pid
+
+
+def test_workers_are_recycled_after_max_tasks(processes):
+    pool = processes(1, max_tasks=2)
+    pids = [pool.submit(os.getpid).result(timeout=30) for _ in range(6)]
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4] == pids[5]
+
+
+def test_shutdown_cancels_queued_jobs_and_refuses_new_ones(processes):
+    pool = processes(1)
+    running = pool.submit(time.sleep, 0.5)
+    queued = [pool.submit(os.getpid) for _ in range(20)]
+    time.sleep(0.2)
+    pool.shutdown()
+    assert running.result(timeout=1) is None
+    cancelled = 0
+    for future in queued:
+        try:
+            future.result(timeout=1)
+        except CancelledError:
+            cancelled += 1
+    assert cancelled > 0
+    with pytest.raises(RuntimeError):
+        pool.submit(os.getpid)
+
+
+def test_the_settings_choose_the_pool():
+    assert isinstance(make_executor(2, 0, max_tasks=10, timeout=5), ThreadExecutor)
+    pool = make_executor(1, 3, max_tasks=10, timeout=5)
+    assert isinstance(pool, ProcessExecutor) and pool.workers == 3
+    assert pool.context.get_start_method() in ("forkserver", "spawn")
