@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from scrapy_bodytext.evaluation.corpus import LabelledPage
 from scrapy_bodytext.evaluation.metrics import (
     ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, shingles, token_f1, token_prf,
 )
+from scrapy_bodytext.evaluation.report import Run, run_pages, summarize
 
 
 def test_token_prf_counts_repeated_tokens_case_sensitively():
@@ -81,3 +83,50 @@ def test_reliability_table_bins_probabilities_and_counts_articles():
     assert table[9].mean_probability == pytest.approx(0.975)
     assert table[5].pages == 0 and table[5].article_share is None
     assert sum(b.pages for b in table) == 5
+
+
+# --- aggregation over a corpus run ---------------------------------------------------------------------
+
+
+def _page(id_: str, source: str, gold: str) -> LabelledPage:
+    return LabelledPage(id=id_, source=source, url=None, is_article=bool(gold), gold_text=gold, lang=None,
+                        charset=None, body=b"<p>x</p>")
+
+
+def test_run_pages_scores_each_page_and_turns_crashes_into_errors():
+    pages = [_page("a", "s1", "one two three four five"), _page("b", "s1", "six seven"), _page("c", "s2", "")]
+    outcomes = {
+        "a": ("one two three four five", 0.9, True, "ok"),  # perfect
+        "b": ("", 0.2, False, "no_main_text"),  # an article dropped
+        "c": ("menu", 0.7, True, "ok"),  # a non-article kept
+    }
+
+    def runner(page):
+        if page.id == "b":
+            raise RuntimeError("boom")
+        return outcomes[page.id]
+
+    scores = run_pages(pages, runner)
+    assert [s.reason for s in scores] == ["ok", "error", "ok"]
+    assert scores[0].token == (1.0, 1.0, 1.0) and scores[0].shingles.f1 == 1.0
+    assert scores[2].token is None  # no text score on non-articles
+    figures = summarize(Run("m", scores))
+    assert (figures["pages"], figures["articles"], figures["non_articles"]) == (3, 2, 1)
+    assert figures["f1_mean"] == pytest.approx(0.5) and figures["f1_median"] == pytest.approx(0.5)
+    assert figures["shingle_precision"] == pytest.approx(1.0)  # the crashed page predicted nothing
+    assert figures["shingle_recall"] == pytest.approx(0.5)
+    assert figures["accuracy"] == pytest.approx(1 / 3)
+    assert (figures["articles_dropped"], figures["non_articles_kept"]) == (1, 1)
+    assert figures["errors"] == 1
+    # the crash has no probability; it counts as 0: positives 0.9, 0.0 vs negative 0.7 -> AUC 0.5
+    assert figures["roc_auc"] == pytest.approx(0.5)
+    assert figures["brier"] == pytest.approx((0.1 ** 2 + 1.0 + 0.7 ** 2) / 3)
+    assert figures["by_source"]["s1"]["f1_mean"] == pytest.approx(0.5)
+    assert figures["by_source"]["s2"]["judged_article_share"] == 1.0
+
+
+def test_methods_without_probability_have_no_calibration_figures():
+    scores = run_pages([_page("a", "s", "gold words here")], lambda page: ("gold words", None, True, "ok"))
+    figures = summarize(Run("peer", scores))
+    assert figures["roc_auc"] is None and figures["brier"] is None and figures["reliability"] is None
+    assert figures["accuracy"] == 1.0

@@ -5,7 +5,8 @@ reason)``, with ``probability`` ``None`` for methods that give none. Our extract
 baseline and peer libraries are all methods, scored the same way by ``summarize``.
 
 Speed is the sum of the per-page times of the runner calls (decoding and parsing included, corpus
-reading excluded). Memory is honest only in a fresh process: ``run_isolated`` runs one method in a
+reading excluded), in CPU time of the process (``time.process_time``: the same as wall-clock time on
+an idle machine, and not inflated by other processes on a busy one); wall-clock figures are kept too. Memory is honest only in a fresh process: ``run_isolated`` runs one method in a
 newly spawned interpreter that reads the corpus one page at a time and reports its own peak resident
 set size (``ru_maxrss``), so figures of different methods never mix.
 """
@@ -53,7 +54,8 @@ class PageScore:
     probability: float | None
     judged_article: bool
     reason: str
-    seconds: float
+    seconds: float  # CPU time
+    wall_seconds: float
     token: tuple[float, float, float] | None = None
     shingles: ShingleMatch | None = None
 
@@ -103,14 +105,14 @@ def our_method(config: ExtractConfig) -> MethodFactory:
 # --- running -----------------------------------------------------------------------------------------
 
 
-def score_page(page: LabelledPage, outcome: Outcome, seconds: float) -> PageScore:
+def score_page(page: LabelledPage, outcome: Outcome, seconds: float, wall_seconds: float) -> PageScore:
     text, probability, judged, reason = outcome
     token = matched = None
     if page.is_article:
         token = token_prf(text, page.gold_text)
         matched = shingle_match(text, page.gold_text)
     return PageScore(page.id, page.source, page.is_article, probability, bool(judged), reason, seconds,
-                     token, matched)
+                     wall_seconds, token, matched)
 
 
 def run_pages(
@@ -118,15 +120,15 @@ def run_pages(
 ) -> list[PageScore]:
     """Score ``runner`` on every page; an exception inside it is a page with reason ``error``."""
     scores = []
-    clock = time.perf_counter
+    cpu, wall = time.process_time, time.perf_counter
     for done, page in enumerate(pages, 1):
-        started = clock()
+        started, wall_started = cpu(), wall()
         try:
             outcome = runner(page)
         except Exception:  # noqa: BLE001 - a crash is a figure, not the end of the run
             outcome = ("", None, False, "error")
-        seconds = clock() - started
-        scores.append(score_page(page, outcome, seconds))
+        seconds, wall_seconds = cpu() - started, wall() - wall_started
+        scores.append(score_page(page, outcome, seconds, wall_seconds))
         if progress is not None:
             progress(done, total)
     return scores
@@ -200,6 +202,7 @@ def summarize(run: Run, *, time_limit: float | None = None) -> dict[str, Any]:
     dropped = sum(1 for s in articles if not s.judged_article)
     kept = sum(1 for s in others if s.judged_article)
     seconds = sum(s.seconds for s in scores)
+    wall_seconds = sum(s.wall_seconds for s in scores)
     figures: dict[str, Any] = {
         "pages": len(scores),
         "articles": len(articles),
@@ -214,11 +217,13 @@ def summarize(run: Run, *, time_limit: float | None = None) -> dict[str, Any]:
         "seconds": seconds,
         "pages_per_s": len(scores) / seconds if seconds > 0 else None,
         "ms_per_page": 1000 * seconds / len(scores) if scores else None,
+        "wall_seconds": wall_seconds,
+        "wall_pages_per_s": len(scores) / wall_seconds if wall_seconds > 0 else None,
         "peak_rss_mb": run.peak_rss_kb / 1024 if run.peak_rss_kb else None,
         "base_rss_mb": run.base_rss_kb / 1024 if run.base_rss_kb else None,
         "errors": sum(1 for s in scores if s.reason == "error"),
         "over_time_limit": sum(
-            1 for s in scores if s.reason == "time_limit" or (time_limit is not None and s.seconds > time_limit)
+            1 for s in scores if s.reason == "time_limit" or (time_limit is not None and s.wall_seconds > time_limit)
         ),
         "reasons": dict(Counter(s.reason for s in scores).most_common()),
         "failure": run.failure,
@@ -305,7 +310,7 @@ def count_and_share(count: int, share: float | None) -> str:
 def evaluation_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
     """One row per method: text quality, article judgement, calibration, speed, memory, crashes."""
     headers = ["extractor", "F1 mean", "F1 median", "shingle P", "shingle R", "shingle F1", "accuracy",
-               "articles dropped", "non-articles kept", "ROC AUC", "Brier", "pages/s", "peak RSS MB",
+               "articles dropped", "non-articles kept", "ROC AUC", "Brier", "pages/s CPU", "peak RSS MB",
                "errors", "over time limit"]
     rows = []
     for name, f in figures.items():
@@ -324,18 +329,19 @@ def evaluation_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def source_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
-    """Per source: token F1 mean / shingle F1 on article pages, share judged article on the others."""
+    """One row per method, one column per source: token F1 mean / shingle F1 on article pages, or the
+    share judged article on a source of non-articles."""
     sources: dict[str, tuple[int, int]] = {}
     for f in figures.values():
         for source, s in f.get("by_source", {}).items():
             sources[source] = (s["pages"], s["articles"])
-    names = list(figures)
-    headers = ["source", "pages", "articles", *names]
+    order = sorted(sources, key=lambda source: (-sources[source][1], -sources[source][0], source))
+    headers = ["extractor", *(f"{source} ({sources[source][0]})" for source in order)]
     rows = []
-    for source, (pages, articles) in sorted(sources.items(), key=lambda item: (-item[1][1], item[0])):
-        row = [source, str(pages), str(articles)]
-        for name in names:
-            s = figures[name].get("by_source", {}).get(source)
+    for name, f in figures.items():
+        row = [name]
+        for source in order:
+            s = f.get("by_source", {}).get(source)
             if s is None:
                 row.append("-")
             elif s["articles"]:
@@ -370,7 +376,8 @@ def format_evaluation(figures: Mapping[str, Mapping[str, Any]]) -> str:
         "",
         evaluation_table(figures),
         "",
-        "Per source: token F1 mean / shingle F1 on article pages; share judged article on non-article sources.",
+        "Per source (pages): token F1 mean / shingle F1 on article pages; share judged article on sources of "
+        "non-articles.",
         "",
         source_table(figures),
     ]
