@@ -14,7 +14,7 @@ from ..config import ExtractConfig
 from ..result import SKIP_REASONS, ExtractionResult, Reason
 from ..warc import WarcUnavailable, iter_archive
 from . import FAILED, OK
-from .progress import Progress
+from .progress import progress_display
 
 #: extraction outcomes counted as errors rather than as skipped pages
 _ERROR_REASONS = frozenset((Reason.ERROR, Reason.TIME_LIMIT))
@@ -59,30 +59,27 @@ class ArchiveSummary:
 def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: TextIO) -> int:
     """Stream the archive ``stream`` into JSON lines on ``out``; the summary goes to stderr."""
     summary = ArchiveSummary()
-    progress = Progress(name) if Progress.wanted() else None
     size = _size(stream)
     try:
-        for entry in iter_archive(stream, max_body_size=config.max_body_size):
-            summary.records += 1
-            if entry.kind == "html":
-                result = extract_with_config(entry.body, config, url=entry.url, content_type=entry.content_type)
-                summary.add_result(result)
-                row = {"url": entry.url, "warc_date": entry.date, "offset": entry.offset, "status": entry.status,
-                       **result.as_dict()}
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            elif entry.kind == "skipped":
-                summary.skipped[entry.reason] += 1
-            else:
-                summary.errors[entry.reason] += 1
-            if progress is not None:
-                done = f", {100 * entry.offset / size:.0f}%" if size and entry.offset is not None else ""
-                progress.show(f"{summary.records} records, {summary.html} HTML{done}")
+        with progress_display(name) as progress:
+            for entry in iter_archive(stream, max_body_size=config.max_body_size):
+                summary.records += 1
+                if entry.kind == "html":
+                    result = extract_with_config(entry.body, config, url=entry.url, content_type=entry.content_type)
+                    summary.add_result(result)
+                    row = {"url": entry.url, "warc_date": entry.date, "offset": entry.offset,
+                           "status": entry.status, **result.as_dict()}
+                    out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                elif entry.kind == "skipped":
+                    summary.skipped[entry.reason] += 1
+                else:
+                    summary.errors[entry.reason] += 1
+                if progress is not None:
+                    done = f", {100 * entry.offset / size:.0f}%" if size and entry.offset is not None else ""
+                    progress.show(f"{summary.records} records, {summary.html} HTML{done}")
     except WarcUnavailable as exc:
         print(f"scrapy-bodytext extract: {name}: {exc}", file=sys.stderr)
         return FAILED
-    finally:
-        if progress is not None:
-            progress.clear()
     out.flush()
     print(f"== {name}", *summary.lines(), sep="\n", file=sys.stderr)
     return OK

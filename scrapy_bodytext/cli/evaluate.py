@@ -14,7 +14,7 @@ from ..evaluation.report import (
 )
 from . import FAILED, OK
 from .options import UsageError, build_config, parse_options
-from .progress import Progress
+from .progress import progress_display
 
 
 def selected_extractors(requested: list[str] | None) -> tuple[list[str], list[str]]:
@@ -43,15 +43,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
     }
     figures = {}
     for name in names:
-        progress = Progress(f"evaluate {name}") if Progress.wanted() else None
         try:
-            run = run_isolated(name, our_method(configs[name]), folder, progress)
+            with progress_display(f"evaluate {name}") as progress:
+                run = run_isolated(name, our_method(configs[name]), folder, progress)
         except CorpusError as exc:
             print(f"scrapy-bodytext evaluate: {exc}", file=sys.stderr)
             return FAILED
-        finally:
-            if progress is not None:
-                progress.clear()
         figures[name] = summarize(run, time_limit=configs[name].time_budget)
     first = next(iter(configs.values()), None)
     if args.json:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class Progress:
@@ -14,10 +16,6 @@ class Progress:
         self.label = label
         self.interval = interval
         self._last = 0.0
-
-    @staticmethod
-    def wanted() -> bool:
-        return sys.stderr.isatty()
 
     def show(self, text: str, *, force: bool = False) -> None:
         now = time.monotonic()
@@ -35,3 +33,14 @@ class Progress:
     def clear(self) -> None:
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
+
+
+@contextmanager
+def progress_display(label: str) -> Iterator[Progress | None]:
+    """A ``Progress`` when stderr is a terminal (``None`` otherwise), its line cleared at the end."""
+    progress = Progress(label) if sys.stderr.isatty() else None
+    try:
+        yield progress
+    finally:
+        if progress is not None:
+            progress.clear()
