@@ -14,9 +14,11 @@ CJK_RANGES = (
 _THAI = "\u0e00-\u0e7f"
 
 #: a CJK character, a run of up to four Thai characters, or a whitespace-delimited run holding a word
-#: character (pure punctuation is not a token)
+#: character (pure punctuation is not a token); the lookbehind starts runs only at their first
+#: character, so a long run without any word character costs linear, not quadratic, time
 TOKEN_RE = re.compile(
-    f"[{CJK_RANGES}]|[{_THAI}]{{1,4}}|[^\\s{CJK_RANGES}{_THAI}]*?[^\\W{CJK_RANGES}{_THAI}][^\\s{CJK_RANGES}{_THAI}]*"
+    f"[{CJK_RANGES}]|[{_THAI}]{{1,4}}|(?<![^\\s{CJK_RANGES}{_THAI}])"
+    f"[^\\s{CJK_RANGES}{_THAI}]*?[^\\W{CJK_RANGES}{_THAI}][^\\s{CJK_RANGES}{_THAI}]*"
 )
 CJK_RE = re.compile(f"[{CJK_RANGES}]")
 
