@@ -1,22 +1,30 @@
-"""Parsing past libxml2's tree limits, with bounded depth, element count and time.
+"""Parsing past libxml2's tree limits, with bounded depth, element count, attributes and time.
 
 libxml2 stops building a tree (keeping only what came before) at nesting deeper than 256 levels or
-at a text node over 10 MB. Its event interface has neither limit, so such pages are replayed from
-events into markup with the nesting cut at ``MAX_DEPTH`` (deeper tags are left out, their text is
-kept by their deepest kept ancestor, as browsers flatten over-deep trees) and parsed again. Counting
-start events the same way rejects pages with too many elements before any tree is built.
+at a text node over 10 MB, and adds attributes to an element in quadratic time. Its event interface
+has none of these problems, so such pages are replayed from events into markup with the nesting cut
+at ``MAX_DEPTH`` (deeper tags are left out, their text is kept by their deepest kept ancestor, as
+browsers flatten over-deep trees) and at most ``MAX_ATTRIBUTES`` attributes per element, then parsed
+again. Counting start events the same way rejects pages with too many elements before any tree is
+built. Ordinary pages take none of these paths: two byte counts and a regular-expression scan.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from html import escape
+from itertools import islice
 
 from lxml import etree
 
 #: deepest element nesting any tree gets (html counts 1); below libxml2's 256, far below Python's
 #: recursion limit, so no code walking a tree recursively can overflow the stack
 MAX_DEPTH = 250
+#: attributes kept per element (no real page has more; libxml2 adds them in quadratic time)
+MAX_ATTRIBUTES = 256
+#: a start tag at least this long may hold thousands of attributes: count them before building a tree
+_LONG_TAG_RE = re.compile(rb"<[A-Za-z][^<>]{16384}")
 #: libxml2's HTML elements without an end tag (an end tag replayed for them would add an element)
 _VOID = frozenset(
     "area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr"
@@ -53,30 +61,43 @@ def _too_many(max_nodes: int):
     return LimitExceeded("too_many_nodes", f"more than {max_nodes} elements")
 
 
-class _Counter:
-    """Event target that only counts start tags and stops the parse past ``max_nodes``."""
+class _Survey:
+    """Event target counting start tags (stopping the parse past ``max_nodes``) and the largest
+    number of attributes on one element."""
 
-    def __init__(self, max_nodes: int):
+    def __init__(self, max_nodes: int | None):
         self.max_nodes = max_nodes
         self.count = 0
+        self.most_attributes = 0
 
     def start(self, tag, attrib) -> None:
         self.count += 1
-        if self.count > self.max_nodes:
+        if self.max_nodes is not None and self.count > self.max_nodes:
             raise _too_many(self.max_nodes)
+        if len(attrib) > self.most_attributes:
+            self.most_attributes = len(attrib)
 
     def close(self) -> int:
-        return self.count
+        return self.most_attributes
 
 
-def check_element_count(data: bytes, max_nodes: int) -> int:
-    """Number of elements in ``data``; raises ``LimitExceeded`` (too_many_nodes) past ``max_nodes``
-    after at most ``max_nodes`` events and without building a tree."""
-    return etree.fromstring(data, _parser(_Counter(max_nodes)))
+def parse_within_limits(data: bytes, parser: etree.HTMLParser, *, max_nodes: int | None = None,
+                        deadline: float | None = None):
+    """Tree of ``data`` from ``parser`` (libxml2's tree builder), or from a replay of its events when
+    the page is past one of its limits. Raises ``LimitExceeded`` past ``max_nodes`` or ``deadline``."""
+    most_attributes = 0
+    if (max_nodes is not None and start_tag_bound(data) > max_nodes) or _LONG_TAG_RE.search(data):
+        most_attributes = etree.fromstring(data, _parser(_Survey(max_nodes)))
+    if most_attributes <= MAX_ATTRIBUTES:
+        root = etree.fromstring(data, parser)
+        if not stopped_at_limit(parser):
+            return root
+    return parse_bounded(data, max_nodes=max_nodes, deadline=deadline)
 
 
 class _Replay:
-    """Event target writing the events back as markup, leaving out tags nested past ``MAX_DEPTH``."""
+    """Event target writing the events back as markup, leaving out tags nested past ``MAX_DEPTH`` and
+    attributes past ``MAX_ATTRIBUTES``."""
 
     def __init__(self, max_nodes: int | None, deadline: float | None):
         self.max_nodes = max_nodes
@@ -107,7 +128,8 @@ class _Replay:
         if tag in _RAW_TEXT:
             self.raw += 1
             self.plaintext = self.plaintext or tag == "plaintext"
-        attributes = "".join(f' {name}="{escape(value)}"' for name, value in attrib.items())
+        kept = islice(attrib.items(), MAX_ATTRIBUTES)
+        attributes = "".join(f' {name}="{escape(value)}"' for name, value in kept)
         self.parts.append(f"<{tag}{attributes}>")
 
     def end(self, tag) -> None:
@@ -127,7 +149,8 @@ class _Replay:
 
 
 def parse_bounded(data: bytes, *, max_nodes: int | None = None, deadline: float | None = None):
-    """Tree of ``data`` with nesting cut at ``MAX_DEPTH`` and no text-size limit (None when empty).
+    """Tree of ``data`` with nesting cut at ``MAX_DEPTH``, attributes at ``MAX_ATTRIBUTES`` and no
+    text-size limit (None when empty).
     Raises ``LimitExceeded`` past ``max_nodes`` elements or ``deadline``."""
     replay = _Replay(max_nodes, deadline)
     try:

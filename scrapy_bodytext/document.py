@@ -21,7 +21,7 @@ from itertools import accumulate
 
 from lxml import etree
 
-from .bounded import check_element_count, parse_bounded, start_tag_bound, stopped_at_limit
+from .bounded import parse_within_limits
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (ALGORITHMS.md §0.2) plus non-HTML islands
@@ -81,15 +81,10 @@ def parse_html(
     data = text.encode("utf-8", "replace")
     if not data.strip():
         return None
-    if max_nodes is not None and start_tag_bound(data) > max_nodes:
-        check_element_count(data, max_nodes)  # before building a tree that may be far too big
     try:
-        root = etree.fromstring(data, _PARSER)
+        return parse_within_limits(data, _PARSER, max_nodes=max_nodes, deadline=deadline)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    if stopped_at_limit(_PARSER):  # nesting over 256 levels or a text over 10 MB: the tree is cut short
-        root = parse_bounded(data, max_nodes=max_nodes, deadline=deadline)
-    return root
 
 
 def is_hidden(el) -> bool:
