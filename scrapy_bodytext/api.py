@@ -115,6 +115,8 @@ def extract_with_config(
             body, config, url=url, encoding=encoding, content_type=content_type,
             deadline=started + config.time_budget,
         )
+        if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
+            return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
         found = extractors.load(name).extract(doc, config.options_for(name))
     except LimitExceeded as exc:
         return empty_result(name, Reason(exc.reason), exc.detail, encoding=exc.encoding)
