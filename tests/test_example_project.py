@@ -56,6 +56,12 @@ def normalized(text: str) -> str:
     return " ".join(text.split())
 
 
+def stored(crawl: ExampleCrawl, path: str) -> dict:
+    item = crawl.items.get(path)
+    assert item is not None, f"article {path} was not stored"
+    return item
+
+
 def run_example_crawl(tmp: Path, site_root: str, *arguments: str) -> ExampleCrawl:
     """``scrapy crawl news`` in example_project/, as a user runs it; pages keyed by their path under
     ``site_root`` (the URL the site is read from)."""
@@ -113,15 +119,14 @@ def test_crawl_runs_cleanly(crawl: ExampleCrawl) -> None:
 
 
 def test_every_item_is_stored_or_dropped_none_lost(crawl: ExampleCrawl) -> None:
-    stored, dropped = crawl.stats.get("item_scraped_count", 0), crawl.stats.get("item_dropped_count", 0)
-    assert stored == len(crawl.items)
-    assert stored + dropped == len(MANIFEST)
+    kept, dropped = crawl.stats.get("item_scraped_count", 0), crawl.stats.get("item_dropped_count", 0)
+    assert kept == len(crawl.items)
+    assert kept + dropped == len(MANIFEST)
 
 
 @pytest.mark.parametrize("path", sorted(ARTICLES))
 def test_article_is_stored_with_its_body_text(crawl: ExampleCrawl, path: str) -> None:
-    page, item = ARTICLES[path], crawl.items.get(path)
-    assert item is not None, f"article {path} was not stored"
+    page, item = ARTICLES[path], stored(crawl, path)
     assert item["article_probability"] >= DEFAULT_THRESHOLD
     text = normalized(item["main_text"])
     assert normalized(page["first_paragraph"]) in text
@@ -130,8 +135,8 @@ def test_article_is_stored_with_its_body_text(crawl: ExampleCrawl, path: str) ->
 
 @pytest.mark.parametrize("path", sorted(ARTICLES))
 def test_article_text_has_no_site_chrome(crawl: ExampleCrawl, path: str) -> None:
-    """Banners, ads, newsletter box and footer are never part of the main text."""
-    text = normalized(crawl.items[path]["main_text"])
+    """Cookie banner, banner and sidebar ads and the footer are never part of the main text."""
+    text = normalized(stored(crawl, path)["main_text"])
     for kind in CHROME:
         assert normalized(ARTICLES[path]["boilerplate"][kind]) not in text, f"{kind} in the main text"
 
@@ -140,7 +145,7 @@ def test_article_text_has_no_site_chrome(crawl: ExampleCrawl, path: str) -> None
 def test_article_text_has_no_reader_content(crawl: ExampleCrawl, path: str) -> None:
     """The hard part: comments, author bio, newsletter box, related-story summaries and an ad between
     two paragraphs are prose next to (or inside) the article body, in the same <main>."""
-    text = normalized(crawl.items[path]["main_text"])
+    text = normalized(stored(crawl, path)["main_text"])
     found = [kind for kind, value in ARTICLES[path]["boilerplate"].items()
              if kind not in CHROME and normalized(value) in text]
     assert not found, f"boilerplate in the main text: {found}"
@@ -170,7 +175,7 @@ def test_sqlite_holds_exactly_the_stored_articles(crawl: ExampleCrawl) -> None:
 @pytest.mark.parametrize("path", sorted(p for p, page in ARTICLES.items()
                                         if page["encoding"] != "utf-8" or page["lang"] in ("zh", "ja")))
 def test_legacy_encoded_and_cjk_articles_decode(crawl: ExampleCrawl, path: str) -> None:
-    page, item = ARTICLES[path], crawl.items[path]
+    page, item = ARTICLES[path], stored(crawl, path)
     assert item["title"] == page["title"]
     assert item["language"] == page["lang"]
     assert "\ufffd" not in item["main_text"]
@@ -186,5 +191,6 @@ def test_start_url_crawls_a_web_site_within_its_host(crawl: ExampleCrawl, tmp_pa
     assert web.returncode == 0, web.log[-3000:]
     assert web.stats["offsite/filtered"] > 0  # share buttons, ads and partner links are not followed
     assert web.stats.get("item_scraped_count", 0) + web.stats.get("item_dropped_count", 0) == len(MANIFEST)
-    stored = {path: (item["main_text"], item["article_probability"]) for path, item in web.items.items()}
-    assert stored == {path: (item["main_text"], item["article_probability"]) for path, item in crawl.items.items()}
+    def outcome(pages: ExampleCrawl) -> dict[str, tuple[str, float]]:
+        return {path: (item["main_text"], item["article_probability"]) for path, item in pages.items.items()}
+    assert outcome(web) == outcome(crawl)
