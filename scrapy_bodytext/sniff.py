@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: leading bytes of common binary formats served with a wrong Content-Type
 _MAGIC = (
     b"%PDF-", b"\x89PNG", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b", b"BZh",
@@ -10,6 +12,12 @@ _MAGIC = (
 )
 _CONTROL = bytes(range(0, 32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"").replace(b"\x0c", b"")
 _SAMPLE = 4096
+#: how HTML documents open (the WHATWG MIME sniffing signatures, plus XML and common first tags)
+_MARKUP_START_RE = re.compile(
+    rb"\s*<(?:!--|\?xml|"
+    rb"(?:!doctype|html|head|body|meta|title|script|style|link|div|p|a|b|br|h1|table|font|iframe)[\s/>])",
+    re.IGNORECASE,
+)
 
 
 def utf16_byte_order(body: bytes) -> str | None:
@@ -28,12 +36,13 @@ def utf16_byte_order(body: bytes) -> str | None:
 
 
 def looks_binary(body: bytes) -> bool:
-    """True for bodies that are not text: known binary signatures, or many control bytes."""
+    """True for bodies that are not text: known binary signatures, or many control bytes in a body
+    that does not open like markup (a page padded with NUL bytes is still a page)."""
     if body.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return False
     if body.startswith(_MAGIC):
         return True
-    if utf16_byte_order(body):
+    if utf16_byte_order(body) or _MARKUP_START_RE.match(body):
         return False
     sample = body[:_SAMPLE]
     if not sample:
