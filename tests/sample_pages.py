@@ -83,3 +83,10 @@ def link_list_page(count: int = 40) -> str:
         f'<ul class="menu">{menu_items}</ul><h2>Latest</h2><ul class="teasers">{items}</ul>'
         '<div class="footer">© 2024 Town News</div></body></html>'
     )
+
+
+def assert_selects(text: str, paragraphs: list[str], boilerplate: list[str]) -> None:
+    """Every paragraph is a line of ``text`` and none of the boilerplate items is in it."""
+    lines = text.splitlines()
+    assert [p for p in paragraphs if p not in lines] == [], text
+    assert [item for item in boilerplate if item in text] == [], text
