@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 
 from .document import Document
 from .tokens import CJK_RANGES, CJK_RE
@@ -37,7 +38,7 @@ CJK_PAGE_SHARE = 0.3
 MIN_HIT_RATE = 0.05
 #: ... and at least this many hits
 MIN_HITS = 5
-#: tokens sampled for detection (non-link text, document order)
+#: about this many tokens are sampled for detection (the longest non-link texts)
 SAMPLE_TOKENS = 3000
 
 _WORD_RE = re.compile(r"\w+(?:'\w+)*")
@@ -51,6 +52,7 @@ _LISTS: dict[str, frozenset[str]] = {}
 _INDEX: dict[str, tuple[str, ...]] | None = None
 
 
+@cache
 def supported() -> frozenset[str]:
     """Codes (ISO 639-1) of the languages with a stop-word list."""
     import stopwordsiso
@@ -83,9 +85,9 @@ def normalize_code(code: str | None) -> str | None:
 
 def detect_language(doc: Document) -> str | None:
     """The page's language code among ``supported()``, or ``None`` (see the module docstring)."""
-    cached = doc.__dict__.get("_language")
+    cached = doc.__dict__.get("_page_language")
     if cached is None:
-        cached = doc.__dict__["_language"] = (_detect(doc),)
+        cached = doc.__dict__["_page_language"] = (_detect(doc),)
     return cached[0]
 
 
