@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import mul
 
@@ -223,6 +224,13 @@ def derivative(values: list[float], alpha: int) -> list[float]:
 
 
 # --------------------------------------------------------------------------------------------- selection
+Check = Callable[[], None]
+
+
+def _no_check() -> None:
+    pass
+
+
 def mean_std(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -235,7 +243,7 @@ def _initial_centres(distinct: list[float], k: int) -> list[float]:
     return [distinct[round(i * (n - 1) / (k - 1))] for i in range(k)]
 
 
-def kmeans_1d(values: list[float], k: int, iterations: int) -> list[float]:
+def kmeans_1d(values: list[float], k: int, iterations: int, check: Check = _no_check) -> list[float]:
     """Lloyd's k-means in one dimension from min / median / max; returns the sorted centres.
 
     Clusters of sorted values are intervals, so each step is a few bisections on prefix sums.
@@ -246,6 +254,7 @@ def kmeans_1d(values: list[float], k: int, iterations: int) -> list[float]:
         prefix.append(prefix[-1] + v)
     centres = sorted(_initial_centres(ordered, k))
     for _ in range(iterations):
+        check()
         cuts = [0] + [bisect_right(ordered, (a + b) / 2) for a, b in zip(centres, centres[1:])] + [len(ordered)]
         updated = [
             (prefix[hi] - prefix[lo]) / (hi - lo) if hi > lo else centre
@@ -265,7 +274,7 @@ def lowest_boundary(centres: list[float]) -> float:
     return (lowest + min(higher)) / 2 if higher else math.inf
 
 
-def em_1d(values: list[float], k: int, iterations: int) -> list[bool]:
+def em_1d(values: list[float], k: int, iterations: int, check: Check = _no_check) -> list[bool]:
     """1-D Gaussian mixture by EM, started from the k-means clusters (as scikit-learn does); a value
     is content unless its most likely component is the one with the lowest mean.
 
@@ -276,7 +285,7 @@ def em_1d(values: list[float], k: int, iterations: int) -> list[bool]:
     points = sorted(counts)
     weights = [counts[v] for v in points]
     n = len(values)
-    centres = kmeans_1d(values, k, iterations)
+    centres = kmeans_1d(values, k, iterations, check)
     nearest = [min(range(k), key=lambda j: abs(v - centres[j])) for v in points]
     resp = [[1.0 if j == c else 0.0 for c in nearest] for j in range(k)]
     means, variances, mix = list(centres), [VARIANCE_FLOOR] * k, [1.0 / k] * k
@@ -306,6 +315,7 @@ def em_1d(values: list[float], k: int, iterations: int) -> list[bool]:
     maximisation()
     resp, loglik = expectation()
     for _ in range(iterations):
+        check()
         maximisation()
         resp, updated = expectation()
         if updated - loglik < EM_TOLERANCE:
@@ -327,7 +337,7 @@ def farthest_first_1d(values: list[float], k: int) -> list[bool]:
     return [v > boundary for v in values]
 
 
-def cetr_kmeans(points: list[tuple[float, float]], k: int, iterations: int) -> list[bool]:
+def cetr_kmeans(points: list[tuple[float, float]], k: int, iterations: int, check: Check = _no_check) -> list[bool]:
     """k-means on 2-D points with one centroid pinned at the origin; True = not in the origin cluster.
 
     The free centroids start at the point of largest T', the point of largest G', then (k > 3) the
@@ -351,6 +361,7 @@ def cetr_kmeans(points: list[tuple[float, float]], k: int, iterations: int) -> l
     indices = range(len(centres))
     labels: list[int] = []
     for _ in range(iterations):
+        check()
         distances = [[(a - ca) * (a - ca) + (b - cb) * (b - cb) for a, b in zip(xs, ys)] for ca, cb in centres]
         labels = [min(zip(column, indices))[1] for column in zip(*distances)]  # ties: lower index
         updated = [(0.0, 0.0)]
@@ -367,8 +378,9 @@ def cetr_kmeans(points: list[tuple[float, float]], k: int, iterations: int) -> l
     return [outside[p] for p in points]
 
 
-def select(ratios: list[float], options: Options) -> list[bool]:
-    """Content flag per line, by ``options.method`` on the smoothed ratios."""
+def select(ratios: list[float], options: Options, check: Check = _no_check) -> list[bool]:
+    """Content flag per line, by ``options.method`` on the smoothed ratios; ``check`` runs once per
+    clustering iteration (the page's time budget)."""
     smoothed = smooth(ratios, options.sigma, options.radius)
     mean, std = mean_std(smoothed)
     if mean <= 0:
@@ -379,10 +391,10 @@ def select(ratios: list[float], options: Options) -> list[bool]:
     if method == "threshold":
         return [v > lam * std for v in smoothed]
     if method == "kmeans":
-        boundary = lowest_boundary(kmeans_1d(smoothed, k, options.max_iterations))
+        boundary = lowest_boundary(kmeans_1d(smoothed, k, options.max_iterations, check))
         return [v > boundary for v in smoothed]
     if method == "em":
-        return em_1d(smoothed, k, options.max_iterations)
+        return em_1d(smoothed, k, options.max_iterations, check)
     if method == "farthest_first":
         return farthest_first_1d(smoothed, k)
     gradient = smooth(derivative(smoothed, options.alpha), options.sigma, options.radius)
@@ -394,7 +406,7 @@ def select(ratios: list[float], options: Options) -> list[bool]:
         points = [(t / std, g / g_std) for t, g in zip(smoothed, gradient)]
     else:
         points = list(zip(smoothed, gradient))
-    return cetr_kmeans(points, k, options.max_iterations)
+    return cetr_kmeans(points, k, options.max_iterations, check)
 
 
 # --------------------------------------------------------------------------------------------- output
@@ -422,7 +434,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     if not ratios:
         return Extraction("", 0.0, "no lines")
     doc.check_time()
-    content = select(ratios, options)
+    content = select(ratios, options, doc.check_time)
     doc.check_time()
     slots = [s for s, (lo, hi) in enumerate(slot_spans) if any(content[lo:hi + 1])]
     if not slots:
