@@ -21,18 +21,19 @@ _MARKUP_START_RE = re.compile(
 
 
 def utf16_byte_order(body: bytes) -> str | None:
-    """'utf-16-le'/'utf-16-be' for BOM-less UTF-16 text (a NUL in every other byte), else None."""
+    """'utf-16-le'/'utf-16-be' for BOM-less UTF-16 markup, else None: its ASCII characters (markup at
+    least) put NUL bytes at one parity, while text in any script puts few at the other (U+xx00
+    characters such as 一), and UTF-32 and binary data put them at both."""
     sample = body[:_SAMPLE]
     if len(sample) < 8:
         return None
     even_nuls = sample[0::2].count(0)
     odd_nuls = sample[1::2].count(0)
-    half = len(sample) // 2
-    if odd_nuls > 0.6 * half and even_nuls < 0.1 * half:
-        return "utf-16-le"
-    if even_nuls > 0.6 * half and odd_nuls < 0.1 * half:
-        return "utf-16-be"
-    return None
+    high, low = max(even_nuls, odd_nuls), min(even_nuls, odd_nuls)
+    if high < 0.05 * (len(sample) // 2) or low > 0.25 * high:
+        return None
+    order = "utf-16-le" if odd_nuls > even_nuls else "utf-16-be"
+    return order if "<" in sample[: len(sample) // 2 * 2].decode(order, "replace") else None
 
 
 def looks_binary(body: bytes) -> bool:
