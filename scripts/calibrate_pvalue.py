@@ -18,7 +18,8 @@ from scrapy_bodytext.extractors.calibration import LogitMap
 folder = sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
 pages = load_corpus(folder)
 _, text = report(measure(pages, "pvalue"), LogitMap())
-print(text)
+print("\n".join(line.replace("raw region P", "page P as published") for line in text.splitlines()
+                if "module constants" not in line and "refitted" not in line))  # no map: P is the probability
 
 rows = [(extract(page.body, extractor="pvalue", encoding=page.charset).debug, page.is_article) for page in pages]
 for cjk in (False, True):
