@@ -112,6 +112,10 @@ class WorkerTimeout(WorkerLost):
     reason = "time_limit"
 
 
+#: seconds a new worker process may take to start
+STARTUP_TIMEOUT = 60.0
+
+
 def start_method() -> str:
     """A start method that is safe next to a running reactor and its threads (never plain fork)."""
     methods = multiprocessing.get_all_start_methods()
@@ -171,6 +175,10 @@ class ProcessExecutor:
     def _dispatch(self) -> None:
         worker: _Worker | None = None
         try:
+            worker = _Worker(self.context)  # started now, with the spider, not with the first page
+        except Exception:  # noqa: BLE001 - retried (and reported) with the first job
+            logger.exception("Could not start an extraction worker")
+        try:
             while (job := self._jobs.get()) is not None:
                 future, fn, args = job
                 if not future.set_running_or_notify_cancel():
@@ -222,9 +230,17 @@ class _Worker:
         self.process = context.Process(target=_worker_main, args=(child,), name="bodytext-worker", daemon=True)
         self.process.start()
         child.close()
+        self.ready = False
         self.done = 0
 
     def run(self, fn: Callable[..., Any], args: tuple, timeout: float) -> Any:
+        if not self.ready:  # the job's time starts once the worker is up, however slow its start
+            try:
+                self.ready = self.connection.poll(STARTUP_TIMEOUT) and self.connection.recv() == "ready"
+            except (OSError, EOFError):
+                pass
+            if not self.ready:
+                return _Failure(WorkerDied(f"did not start (exit code {self.process.exitcode})", sent=False))
         self.done += 1
         try:
             self.connection.send((fn, args))
@@ -257,7 +273,8 @@ class _Worker:
 
 
 def _worker_main(connection: Any) -> None:
-    """Loop of a worker process: run each job received, send back (ok, value)."""
+    """Loop of a worker process: say it is ready, then run each job received, send back (ok, value)."""
+    connection.send("ready")
     while True:
         try:
             job = connection.recv()

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
-from .settings import BodyTextSettings, load_settings
+from .settings import BodyTextSettings, crawler_settings
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -37,10 +36,7 @@ class BodyTextDownloaderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyTextDownloaderMiddleware:
-        settings = load_settings(crawler.settings)
-        if not settings.enabled:
-            raise NotConfigured("BODYTEXT_ENABLED is False")
-        return cls(crawler, settings)
+        return cls(crawler, crawler_settings(crawler))
 
     def process_response(self, request: Request, response: Response) -> Response:
         if FLAG in response.flags or TOO_LARGE_FLAG in response.flags:

@@ -13,7 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
@@ -23,7 +23,7 @@ from .config import ExtractConfig
 from .executors import Executor, WorkerLost, extract_timed, make_executor, wait_for
 from .middlewares import BodyTextDownloaderMiddleware
 from .result import ExtractionResult, Reason, empty_result
-from .settings import BodyTextSettings, load_settings
+from .settings import BodyTextSettings, crawler_settings
 from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
 
 if TYPE_CHECKING:
@@ -75,10 +75,7 @@ class BodyTextPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyTextPipeline:
-        settings = load_settings(crawler.settings)
-        if not settings.enabled:
-            raise NotConfigured("BODYTEXT_ENABLED is False")
-        return cls(crawler, settings)
+        return cls(crawler, crawler_settings(crawler))
 
     @property
     def stats(self) -> Any:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import NotConfigured
 
 from . import extractors
 from .config import (
@@ -19,6 +21,9 @@ from .config import (
     DEFAULT_TIME_BUDGET,
     ExtractConfig,
 )
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
 ON_FAILURE_CHOICES = ("drop", "store")
@@ -103,6 +108,14 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         worker_max_tasks=reader.get("BODYTEXT_WORKER_MAX_TASKS", _integer(1)),
         worker_timeout=reader.get("BODYTEXT_WORKER_TIMEOUT", _number(0.0, None, open_low=True)),
     )
+
+
+def crawler_settings(crawler: Crawler) -> BodyTextSettings:
+    """The validated settings of a crawler's components; ``NotConfigured`` when the plugin is off."""
+    loaded = load_settings(crawler.settings)
+    if not loaded.enabled:
+        raise NotConfigured("BODYTEXT_ENABLED is False")
+    return loaded
 
 
 class _Reader:

@@ -9,20 +9,19 @@ response outlives its items.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
 
 from .middlewares import FLAG, TOO_LARGE_FLAG
 from .result import ExtractionResult, Reason, empty_result
-from .settings import BodyTextSettings, load_settings
+from .settings import BodyTextSettings, crawler_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -78,7 +77,7 @@ class ItemLinks:
     never reached it, and cleared (and counted) when the spider closes.
     """
 
-    _of_crawler: WeakKeyDictionary[Crawler, ItemLinks] = WeakKeyDictionary()
+    _of_crawler: weakref.WeakKeyDictionary[Crawler, ItemLinks] = weakref.WeakKeyDictionary()
 
     @classmethod
     def of(cls, crawler: Crawler) -> ItemLinks:
@@ -88,7 +87,7 @@ class ItemLinks:
         return links
 
     def __init__(self, crawler: Crawler):
-        self.crawler = crawler
+        self._crawler = weakref.ref(crawler)  # the crawler-keyed table must not keep its key alive
         self._entries: dict[int, tuple[Any, Page]] = {}
         # bound methods of an object the crawler-keyed table keeps alive (signal handlers are weak)
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -112,9 +111,10 @@ class ItemLinks:
             del self._entries[id(item)]
 
     def spider_closed(self) -> None:
-        if self._entries and self.crawler.stats is not None:
+        crawler = self._crawler()
+        if self._entries and crawler is not None and crawler.stats is not None:
             # items some other component swallowed without a signal (none in a normal crawl)
-            self.crawler.stats.set_value("bodytext/items/unreleased", len(self._entries))
+            crawler.stats.set_value("bodytext/items/unreleased", len(self._entries))
         self._entries.clear()
 
 
@@ -128,10 +128,7 @@ class BodyTextSpiderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyTextSpiderMiddleware:
-        settings = load_settings(crawler.settings)
-        if not settings.enabled:
-            raise NotConfigured("BODYTEXT_ENABLED is False")
-        return cls(crawler, settings)
+        return cls(crawler, crawler_settings(crawler))
 
     async def process_spider_output(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
         tagged = FLAG in response.flags or TOO_LARGE_FLAG in response.flags

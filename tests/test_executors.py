@@ -93,7 +93,8 @@ def test_shutdown_cancels_queued_jobs_and_refuses_new_ones(processes):
     pool = processes(1)
     running = pool.submit(time.sleep, 0.5)
     queued = [pool.submit(os.getpid) for _ in range(20)]
-    time.sleep(0.2)
+    while not running.running():
+        time.sleep(0.01)
     pool.shutdown()
     assert running.result(timeout=1) is None
     cancelled = 0

@@ -22,8 +22,7 @@ from scrapy_bodytext.pipelines import ExtractionFailed
 from scrapy_bodytext.spidermiddlewares import Page
 
 SITE = Path(__file__).parent / "site"
-ARTICLE = (SITE / "article-harbour.html").read_bytes()
-LISTING = (SITE / "section-local.html").read_bytes()
+REAL_ARTICLE = (SITE / "article-harbour.html").read_bytes()
 BINARY = b"%PDF-1.4\n" + bytes(range(256)) * 20
 LOGGER = "scrapy_bodytext.pipelines"
 
@@ -54,8 +53,42 @@ class FailingExecutor:
         return future
 
 
+def register_extractor(monkeypatch, name, run):
+    """Put a method into the extractor registry for one test."""
+    module = types.ModuleType(f"{name}_extractor")
+
+    @dataclasses.dataclass(frozen=True)
+    class Options:
+        pass
+
+    module.NAME, module.Options, module.extract = name, Options, run
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setitem(extractors.EXTRACTORS, name, module.__name__)
+
+
+def scripted(doc, options):
+    """A method whose verdict the page states (a paragraph "p=0.9"), so that these tests exercise the
+    pipeline whatever the quality of the real methods."""
+    texts = [text for text in doc.texts if not text.startswith("p=")]
+    probability = next((float(text[2:]) for text in doc.texts if text.startswith("p=")), 0.0)
+    return extractors.Extraction("\n".join(texts), probability)
+
+
+def scripted_page(probability: float) -> bytes:
+    return f"<html><body><p>p={probability}</p><p>First paragraph.</p><p>Second one.</p></body></html>".encode()
+
+
+ARTICLE, LISTING = scripted_page(0.9), scripted_page(0.1)
+
+
+@pytest.fixture(autouse=True)
+def scripted_method(monkeypatch):
+    register_extractor(monkeypatch, "scripted", scripted)
+
+
 def make_pipeline(executor=None, **settings):
-    crawler = get_crawler(Spider, settings_dict={"ADDONS": {"scrapy_bodytext.Addon": 0}, **settings})
+    crawler = get_crawler(Spider, settings_dict={
+        "ADDONS": {"scrapy_bodytext.Addon": 0}, "BODYTEXT_EXTRACTOR": "scripted", **settings})
     crawler.spider = crawler._create_spider("test")
     crawler.stats.open_spider()
     pipeline = build_from_crawler(BodyTextPipeline, crawler)
@@ -88,12 +121,13 @@ def process(pipeline, *items_and_pages):
     return asyncio.run(run())
 
 
-def test_an_article_gets_text_and_probability():
-    pipeline = make_pipeline()
+def test_an_article_gets_what_the_configured_method_extracts():
+    pipeline = make_pipeline(BODYTEXT_EXTRACTOR="bodytext")
     item = {"url": "https://example.com/a"}
-    [out] = process(pipeline, (item, new_page()))
+    [out] = process(pipeline, (item, new_page(REAL_ARTICLE)))
+    expected = extract(REAL_ARTICLE, encoding="utf-8", url="https://example.com/a")
+    assert expected.is_article
     assert out is item
-    expected = extract(ARTICLE, encoding="utf-8", url="https://example.com/a")
     assert item["main_text"] == expected.text and "harbour wall" in item["main_text"]
     assert item["article_probability"] == expected.article_probability
     assert 0.5 <= item["article_probability"] <= 1
@@ -123,7 +157,7 @@ def test_a_non_article_is_dropped_with_one_short_line_per_page(caplog):
     with caplog.at_level(logging.DEBUG, logger=LOGGER):
         outs = process(pipeline, *((item, page) for item in items))
     assert all(isinstance(out, NotAnArticle) for out in outs)
-    assert outs[0].url == "https://example.com/local" and outs[0].probability < 0.5 == outs[0].threshold
+    assert outs[0].url == "https://example.com/local" and (outs[0].probability, outs[0].threshold) == (0.1, 0.5)
     assert outs[0].log_level == "DEBUG"  # Scrapy's "Dropped: ... <item>" line stays out of INFO logs
     assert "https://example.com/local" in str(outs[0]) and "\n" not in str(outs[0])
     lines = [record.getMessage() for record in caplog.records if record.name == LOGGER]
@@ -143,9 +177,11 @@ def test_non_articles_are_kept_when_dropping_is_off():
 
 
 def test_the_threshold_decides():
-    pipeline = make_pipeline(BODYTEXT_ARTICLE_THRESHOLD=1.0)
-    [out] = process(pipeline, ({}, new_page()))
-    assert isinstance(out, NotAnArticle) and out.threshold == 1.0
+    strict, lenient = make_pipeline(BODYTEXT_ARTICLE_THRESHOLD=0.95), make_pipeline(BODYTEXT_ARTICLE_THRESHOLD=0.05)
+    [dropped] = process(strict, ({}, new_page(ARTICLE)))
+    [kept] = process(lenient, ({}, new_page(LISTING)))
+    assert isinstance(dropped, NotAnArticle) and dropped.threshold == 0.95
+    assert kept == {"main_text": "First paragraph.\nSecond one.", "article_probability": 0.1}
 
 
 def test_items_of_untagged_responses_pass_untouched():
@@ -224,20 +260,9 @@ def test_a_typed_item_lacking_the_fields_gets_one_error_naming_them(caplog):
 
 @pytest.fixture
 def upper_extractor(monkeypatch):
-    """A second extractor in the registry: the page's text in capitals, probability 0.9."""
-    module = types.ModuleType("upper_extractor")
-    module.NAME = "upper"
-
-    @dataclasses.dataclass(frozen=True)
-    class Options:
-        pass
-
-    def run(doc, options):
-        return extractors.Extraction(" ".join(doc.texts).upper(), 0.9)
-
-    module.Options, module.extract = Options, run
-    monkeypatch.setitem(sys.modules, "upper_extractor", module)
-    monkeypatch.setitem(extractors.EXTRACTORS, "upper", "upper_extractor")
+    """A second method: the page's text in capitals, probability 0.8."""
+    register_extractor(monkeypatch, "upper", lambda doc, options: extractors.Extraction(
+        " ".join(doc.texts).upper(), 0.8))
     return "upper"
 
 
@@ -246,10 +271,10 @@ def test_the_meta_extractor_is_used_for_that_page(upper_extractor):
     chosen, default = {}, {}
     process(pipeline, (chosen, new_page(extractor=upper_extractor)), (default, new_page()),
             ({}, new_page(extractor=upper_extractor)))
-    assert chosen["main_text"].isupper() and chosen["article_probability"] == 0.9
-    assert not default["main_text"].isupper()
+    assert chosen["main_text"].isupper() and chosen["article_probability"] == 0.8
+    assert not default["main_text"].isupper() and default["article_probability"] == 0.9
     found = stats(pipeline)
-    assert found["bodytext/extractor/upper"] == 2 and found["bodytext/extractor/bodytext"] == 1
+    assert found["bodytext/extractor/upper"] == 2 and found["bodytext/extractor/scripted"] == 1
     assert len(pipeline._configs) == 1  # one derived configuration per name
 
 

@@ -123,3 +123,11 @@ def test_one_table_per_crawler():
     second, crawler = make_middleware()
     assert first.links is not second.links
     assert ItemLinks.of(crawler) is second.links
+
+
+def test_the_table_goes_away_with_its_crawler():
+    middleware, crawler = make_middleware()
+    table = weakref.ref(middleware.links)
+    del middleware, crawler
+    gc.collect()
+    assert table() is None
