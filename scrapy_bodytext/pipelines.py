@@ -63,6 +63,8 @@ class ExtractionFailed(DropItem):
 
 
 class BodyTextPipeline:
+    """Gives the items of each tagged page the page's main text and article probability, or drops them."""
+
     def __init__(self, crawler: Crawler, settings: BodyTextSettings, executor: Executor | None = None):
         self.crawler = crawler
         self.settings = settings

@@ -70,6 +70,7 @@ def main(spec_path: str) -> None:
     from scrapy.utils.misc import load_object
 
     warnings.simplefilter("error", ScrapyDeprecationWarning)
+    warnings.filterwarnings("error", category=DeprecationWarning, module="scrapy_bodytext")
     spec = json.loads(Path(spec_path).read_text())
     process = CrawlerProcess(spec["settings"])
     crawler = process.create_crawler(load_object(spec["spider"]))
