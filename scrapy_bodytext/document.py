@@ -42,6 +42,11 @@ LINK_TAGS = frozenset(("a",))
 _BREAK_OF = {**{tag: 2 for tag in BLOCK_TAGS}, **{tag: 1 for tag in CELL_TAGS}}
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _TIME_CHECK_EVERY = 2048
+_PUBLISHED_KEYS = frozenset(
+    ("article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
+     "sailthru.date", "parsely-pub-date", "og:article:published_time")
+)
+_LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 
 
 class LimitExceeded(Exception):
@@ -81,10 +86,26 @@ def parse_html(
     data = text.encode("utf-8", "replace")
     if not data.strip():
         return None
+    data = _close_unclosed_title(data)
     try:
         return parse_within_limits(data, _PARSER, max_nodes=max_nodes, deadline=deadline)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
+
+
+_TITLE_OPEN_RE = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
+_TITLE_CLOSE_RE = re.compile(rb"</title", re.IGNORECASE)
+
+
+def _close_unclosed_title(data: bytes) -> bytes:
+    """A ``<title>`` never closed would swallow the whole page as title text (RCDATA); end it at
+    its first line break or tag instead, as its author meant."""
+    opened = _TITLE_OPEN_RE.search(data, 0, 65536)
+    if opened is None or _TITLE_CLOSE_RE.search(data, opened.end()):
+        return data
+    ends = [i for i in (data.find(b"<", opened.end()), data.find(b"\n", opened.end())) if i >= 0]
+    cut = min(ends, default=len(data))
+    return data[:cut] + b"</title>" + data[cut:]
 
 
 def is_hidden(el) -> bool:
@@ -108,12 +129,23 @@ class Document:
         self.lang = (root.get("lang") or root.get("xml:lang") or "").strip().lower() or None
         self.meta_lang = None
         self.og_type = None  # <meta property="og:type">: "article" on most article pages
-        for meta in root.iterfind(".//meta"):
-            key = (meta.get("http-equiv") or meta.get("property") or meta.get("name") or "").lower()
+        self.published = False  # a publication date is declared (article:published_time, datePublished)
+        for meta in root.iter("meta"):
+            key = (meta.get("http-equiv") or meta.get("property") or meta.get("name")
+                   or meta.get("itemprop") or "").lower()
             if key == "content-language":
                 self.meta_lang = (meta.get("content") or "").strip().lower() or None
             elif key == "og:type":
                 self.og_type = (meta.get("content") or "").strip().lower() or None
+            elif key in _PUBLISHED_KEYS:
+                self.published = True
+        #: schema.org types declared in JSON-LD (read before scripts are dropped)
+        types: set[str] = set()
+        for script in root.iter("script"):
+            if (script.get("type") or "").lower() == "application/ld+json" and script.text:
+                types.update(_LD_TYPE_RE.findall(script.text))
+                self.published = self.published or "datePublished" in script.text
+        self.structured_types = frozenset(types)
         body = root.find("body")
         if body is None:
             body = root
