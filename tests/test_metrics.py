@@ -1,14 +1,18 @@
-"""Metrics against values computed by hand."""
+"""Metrics against values computed by hand; aggregation of a corpus run."""
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
+from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.evaluation.corpus import LabelledPage
 from scrapy_bodytext.evaluation.metrics import (
     ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, shingles, token_f1, token_prf,
 )
-from scrapy_bodytext.evaluation.report import Run, run_pages, summarize
+from scrapy_bodytext.evaluation.report import Run, our_method, run_isolated, run_pages, summarize
 
 
 def test_token_prf_counts_repeated_tokens_case_sensitively():
@@ -130,3 +134,22 @@ def test_methods_without_probability_have_no_calibration_figures():
     figures = summarize(Run("peer", scores))
     assert figures["roc_auc"] is None and figures["brier"] is None and figures["reliability"] is None
     assert figures["accuracy"] == 1.0
+
+
+def _dying_method():
+    os._exit(3)  # a crash in a C extension looks like this from outside
+
+
+def test_isolated_runs_report_their_memory_and_survive_a_dying_worker(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "page.html").write_bytes(b"<html><body><p>one two three four five</p></body></html>")
+    (folder / "index.jsonl").write_text(json.dumps(
+        {"id": "a", "source": "s", "file": "page.html", "is_article": True, "gold_text": "one two three four five"}
+    ) + "\n", encoding="utf-8")
+    run = run_isolated("bodytext", our_method(ExtractConfig()), folder)
+    assert run.failure is None and len(run.scores) == 1
+    assert run.peak_rss_kb >= run.base_rss_kb > 0
+    died = run_isolated("dying", _dying_method, folder)
+    assert died.scores == [] and "worker process died" in died.failure
+    assert summarize(died)["failure"] == died.failure

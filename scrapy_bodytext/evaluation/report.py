@@ -24,7 +24,8 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,6 @@ class Run:
     peak_rss_kb: int | None = None
     base_rss_kb: int | None = None
     failure: str | None = None  # the whole run broke (e.g. the worker process died)
-    extra: dict = field(default_factory=dict)
 
 
 # --- methods -----------------------------------------------------------------------------------------
@@ -163,12 +163,8 @@ def run_isolated(name: str, factory: MethodFactory, folder: str | Path,
         future = pool.submit(_run_in_this_process, name, factory, str(folder), progress)
         try:
             return future.result()
-        except Exception as exc:
-            from concurrent.futures.process import BrokenProcessPool
-
-            if isinstance(exc, BrokenProcessPool):
-                return Run(name, [], failure=f"worker process died: {exc}")
-            raise
+        except BrokenProcessPool as exc:
+            return Run(name, [], failure=f"worker process died: {exc}")
 
 
 # --- aggregation -------------------------------------------------------------------------------------
