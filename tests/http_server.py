@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -12,12 +13,15 @@ SITE = Path(__file__).parent / "site"
 
 #: a served page: its bytes and its Content-Type header (None: no header at all)
 Page = tuple[bytes, str | None]
+#: called as ``on_request(path, headers)`` in the request's thread before the answer (may block to delay it)
+RequestHook = Callable[[str, Message], None]
 
 
 class SiteServer:
-    """Serves ``pages`` (path -> (body, content type)); unknown paths get a 404 page."""
+    """Serves ``pages`` (path -> (body, content type)); unknown paths get a 404 page. ``on_request``
+    sees each request first (to record it, delay it, or act on the crawl at a given page)."""
 
-    def __init__(self, pages: Mapping[str, Page]):
+    def __init__(self, pages: Mapping[str, Page], on_request: RequestHook | None = None):
         self.pages = dict(pages)
         pages_ref = self.pages
 
@@ -25,6 +29,8 @@ class SiteServer:
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                if on_request is not None:
+                    on_request(urlsplit(self.path).path, self.headers)
                 found = pages_ref.get(urlsplit(self.path).path)
                 body, content_type = found if found is not None else (b"<html><body>Not found</body></html>", "text/html")
                 self.send_response(200 if found is not None else 404)
