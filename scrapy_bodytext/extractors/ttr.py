@@ -23,9 +23,9 @@ Lines come from the shared document, not a second parse: element start tags carr
 (``lines``) and text slots theirs (``slot_lines``; a slot spanning lines is split at its newlines).
 Only start tags are located by the parser, so y_k counts start tags (end tags would scale the ratio
 of one-line elements by about 2 everywhere, which the relative selections above do not see).
-Minified pages (median estimated line length > ``rewrap_median`` or fewer than ``rewrap_min_lines``
-lines) are re-wrapped with one element start tag per line. The output is the text slots on content
-lines (a slot counts when any of its lines is content).
+Minified pages (median estimated line length > ``rewrap_median`` or a source shorter than
+``rewrap_min_lines`` lines) are re-wrapped with one element start tag per line. The output is the
+text slots on content lines (a slot counts when any of its lines is content).
 
 Article probability (TTR has none; PROPOSAL §3.5): the region P (§4.6) of the content slots, 0 unless
 ``min_run`` consecutive lines are content, mapped by the method's ``CALIBRATION`` — the chance that a
@@ -55,12 +55,12 @@ METHODS = ("threshold", "kmeans", "em", "farthest_first", "cetr_kmeans", "cetr_t
 #: raw region P of the content lines -> article probability, per method; fitted on the dev corpus
 #: (1269 pages) with ``python scripts/calibrate_ttr.py`` (class-balanced logistic regression on logit(P)).
 CALIBRATION = {
-    "threshold": LogitMap(0.7070, 0.3788),
-    "kmeans": LogitMap(0.8315, 0.6297),
-    "em": LogitMap(0.8657, 1.0907),
-    "farthest_first": LogitMap(0.8941, 0.3025),
-    "cetr_kmeans": LogitMap(0.9787, 0.8250),
-    "cetr_threshold": LogitMap(1.0392, 0.8887),
+    "threshold": LogitMap(0.8731, 0.4318),
+    "kmeans": LogitMap(0.9001, 0.6797),
+    "em": LogitMap(0.9420, 1.1870),
+    "farthest_first": LogitMap(0.9831, 0.3213),
+    "cetr_kmeans": LogitMap(1.0739, 0.9065),
+    "cetr_threshold": LogitMap(1.1512, 0.9866),
 }
 
 #: EM variance floor (§3.3) and convergence tolerance on the mean log-likelihood per line
@@ -82,7 +82,8 @@ class Options:
     * ``standardize`` = False: CETR k-means on T'/σ(T') and G'/σ(G') (PROPOSAL, §3.4).
     * ``cv_guard`` = 0.5: below this coefficient of variation of T' every line is content (§3.6);
       0 disables the guard.
-    * ``rewrap_median`` = 200, ``rewrap_min_lines`` = 20: re-wrap minified pages (§3.1, ours).
+    * ``rewrap_median`` = 200, ``rewrap_min_lines`` = 20: re-wrap minified pages, whose non-empty lines
+      have a median length above the first or whose source has fewer lines than the second (§3.1, ours).
     * ``min_run`` = 3: the probability is 0 without a run of this many consecutive content lines
       (§3.5: isolated spikes are usually menus with long labels).
     """
@@ -172,7 +173,7 @@ def line_ratios(doc: Document, options: Options) -> tuple[list[float], list[tupl
     x, y, spans, length = source_lines(doc)
     kept = [k for k in range(len(x)) if x[k] or y[k]]
     lengths = sorted(length[k] for k in kept)
-    rewrap = len(kept) < options.rewrap_min_lines or (
+    rewrap = len(x) - 1 < options.rewrap_min_lines or (  # x[0] is unused: lines count from 1
         bool(lengths) and lengths[len(lengths) // 2] > options.rewrap_median
     )
     if rewrap:
