@@ -39,7 +39,7 @@ MIN_HIT_RATE = 0.05
 #: ... and at least this many hits
 MIN_HITS = 5
 #: about this many tokens are sampled for detection (the longest non-link texts)
-SAMPLE_TOKENS = 3000
+SAMPLE_TOKENS = 1000
 
 _WORD_RE = re.compile(r"\w+(?:'\w+)*")
 _CHAR_TOKEN_RE = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+(?:'[^\\W{CJK_RANGES}]+)*")

@@ -109,6 +109,8 @@ def fit_paragraphs(pages: list[Page]) -> np.ndarray:
         if page.paras is None:
             continue
         for row, label, chars in zip(page.paras.features, page.labels, page.paras.chars):
+            if row is None:
+                continue
             rows.append(row)
             labels.append(label)
             weights.append(math.sqrt(min(chars, 2000)) * (1.0 if page.is_article else 0.5))
@@ -118,7 +120,7 @@ def fit_paragraphs(pages: list[Page]) -> np.ndarray:
 def run_page(page: Page, paragraph_weights, options: bodytext.Options):
     if page.paras is None or not page.paras.starts:
         return [], None
-    scores = [bodytext._logistic(paragraph_weights, row) for row in page.paras.features]
+    scores = bodytext.scores_of(page.paras, paragraph_weights)
     keep = bodytext.select(page.paras, scores, options)
     return keep, bodytext.article_features(page.paras, keep, scores)
 

@@ -17,6 +17,7 @@ from scrapy_bodytext import extractors
 #: margin of 0.02. Re-measure with `scrapy-bodytext evaluate ../shared/corpus/dev` (column "F1 mean")
 #: after a deliberate change to a method, and update its floor in the same commit.
 F1_FLOORS: dict[str, float] = {
+    "bodytext": 0.915,  # measured 0.937
     "bte": 0.850,  # measured 0.870
     "ttr": 0.791,  # measured 0.811
     "ctd": 0.825,  # measured 0.845

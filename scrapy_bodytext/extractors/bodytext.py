@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..document import HEADING_TAGS, Document
-from ..language import detect_language, stopword_counts, token_counts
+from ..language import detect_language, splitter, stopwords
 from ..render import render_slots
 from . import Extraction
 from .bodytext_weights import ARTICLE_WEIGHTS, PARAGRAPH_WEIGHTS
@@ -45,6 +45,8 @@ _NEGATIVE_RE = re.compile(
 )
 _POSITIVE_RE = re.compile(r"article|content|story|entry|post|body|text|main|prose|blog|news|paragraph|rich")
 _NAME_SPLIT_RE = re.compile(r"[\s_\-:./]+")
+#: paragraphs with at least this share of link text are never main text
+MAX_LINK_DENSITY = 0.8
 _PUNCT_RE = re.compile(r"[.,;:!?\u3002\uff0c\u3001\uff01\uff1f\u061f\u060c]")
 
 # structural context bits, inherited by descendants
@@ -111,7 +113,7 @@ class Paragraphs:
 
     starts: list[int]
     ends: list[int]
-    features: list[list[float]]
+    features: list[list[float] | None]  # None: not a candidate (nearly all link text)
     chars: list[int]
     valid_chars: list[int]
     stop_density: list[float]
@@ -127,73 +129,60 @@ class Paragraphs:
 
 
 def paragraphs(doc: Document) -> Paragraphs:
-    """Split the page into paragraphs and compute every paragraph's feature row."""
+    """Split the page into paragraphs and compute the feature row of every candidate paragraph
+    (paragraphs that are nearly all link text — menus, teasers — are never main text and get no
+    row: that halves the work on typical pages)."""
     breaks, texts, owners = doc.breaks, doc.texts, doc.owners
     n_slots = len(texts)
     starts = [s for s in range(n_slots) if s == 0 or breaks[s]]
     ends = starts[1:] + [n_slots]
     chars_prefix = doc.prefix("chars")
     link_prefix = doc.prefix("link_chars")
-    language = detect_language(doc)
-    stops = stopword_counts(doc, language)
-    tokens = token_counts(doc, language)
-    tags_before = doc.tags_before
-    bits = _context_bits(doc, [owners[s] for s in starts])
-    best_node, best_p = _best_node(doc)
-    best_lo, best_hi = (doc.slot_starts[best_node], doc.slot_ends[best_node]) if best_node >= 0 else (0, 0)
-    page_valid = max(1, chars_prefix[-1] - link_prefix[-1])
-
-    n = len(starts)
     chars = [chars_prefix[e] - chars_prefix[s] for s, e in zip(starts, ends)]
     links = [link_prefix[e] - link_prefix[s] for s, e in zip(starts, ends)]
     link_density = [l / c if c else 1.0 for l, c in zip(links, chars)]
-    token_prefix = [0, *accumulate(tokens)]
-    stop_prefix = [0, *accumulate(stops)]
-    tag_prefix = [0, *accumulate(tags_before)]
     blocks, tags = _blocks(doc), doc.tags
-    stop_density, punct, tag_density, heading, context, ends_punct = [], [], [], [], [], []
-    for s, e in zip(starts, ends):
-        n_tokens = token_prefix[e] - token_prefix[s] or 1
-        stop_density.append((stop_prefix[e] - stop_prefix[s]) / n_tokens)
-        segment = texts[s] if e == s + 1 else "".join(texts[s:e])
-        punct.append(len(_PUNCT_RE.findall(segment)) / n_tokens)
-        tag_density.append((tag_prefix[e] - tag_prefix[s + 1]) / n_tokens)
-        owner = owners[s]
-        context.append(bits[owner])
-        heading.append(tags[blocks[owner]] in HEADING_TAGS)
-        tail = segment.rstrip()[-1:]
-        ends_punct.append(bool(tail) and _PUNCT_RE.match(tail) is not None)
+    heading = [tags[blocks[owners[s]]] in HEADING_TAGS for s in starts]
+    candidates = [i for i, density in enumerate(link_density) if density < MAX_LINK_DENSITY]
 
-    # a region around each paragraph: the parent of its block, for density of the neighbourhood
-    region_valid, region_link = [], []
-    parents = doc.parents
-    for s in starts:
-        region = parents[blocks[owners[s]]]
-        if region < 0:
-            region = 0
-        lo, hi = doc.slot_starts[region], doc.slot_ends[region]
-        total = chars_prefix[hi] - chars_prefix[lo]
-        link = link_prefix[hi] - link_prefix[lo]
-        region_valid.append(total - link)
-        region_link.append(link / total if total else 1.0)
-
+    language = detect_language(doc)
+    split = splitter(language)
+    stop_words = stopwords(language).__contains__ if language else None
+    tag_prefix = [0, *accumulate(doc.tags_before)]
+    bits = _context_bits(doc, [owners[starts[i]] for i in candidates])
+    best_node, best_p = _best_node(doc)
+    best_lo, best_hi = (doc.slot_starts[best_node], doc.slot_ends[best_node]) if best_node >= 0 else (0, 0)
+    page_valid = max(1, chars_prefix[-1] - link_prefix[-1])
     para_chars = [0, *accumulate(chars)]
     para_links = [0, *accumulate(links)]
-    features = []
-    for i in range(n):
-        c = chars[i]
+    parents, slot_starts, slot_ends = doc.parents, doc.slot_starts, doc.slot_ends
+    n = len(starts)
+    stop_density = [0.0] * n
+    features: list[list[float] | None] = [None] * n
+    for i in candidates:
+        s, e, c = starts[i], ends[i], chars[i]
+        segment = texts[s] if e == s + 1 else "".join(texts[s:e])
+        words = split(segment.lower())
+        n_tokens = len(words) or 1
+        stops = stop_density[i] = sum(map(stop_words, words)) / n_tokens if stop_words else 0.0
+        tail = segment.rstrip()[-1:]
+        owner = owners[s]
+        bit = bits[owner]
+        region = parents[blocks[owner]]  # the parent of the paragraph's block: its neighbourhood
+        lo, hi = (slot_starts[region], slot_ends[region]) if region >= 0 else (0, n_slots)
+        region_total = chars_prefix[hi] - chars_prefix[lo]
+        region_link = link_prefix[hi] - link_prefix[lo]
         lo, hi = max(0, i - 2), min(n, i + 3)
         neighbour_chars = para_chars[hi] - para_chars[lo] - c
         neighbour_links = para_links[hi] - para_links[lo] - links[i]
-        bit = context[i]
-        features.append([
+        features[i] = [
             1.0,
             math.log1p(c),
             link_density[i],
-            stop_density[i],
+            stops,
             1.0 if language is None else 0.0,
-            min(punct[i], 1.0),
-            min(tag_density[i], 3.0),
+            min(len(_PUNCT_RE.findall(segment)) / n_tokens, 1.0),
+            min((tag_prefix[e] - tag_prefix[s + 1]) / n_tokens, 3.0),
             1.0 if heading[i] else 0.0,
             1.0 if c < 40 else 0.0,
             1.0 if bit & _NEG else 0.0,
@@ -206,20 +195,25 @@ def paragraphs(doc: Document) -> Paragraphs:
             1.0 if bit & _TABLE else 0.0,
             1.0 if bit & _FORM else 0.0,
             1.0 if bit & _QUOTE else 0.0,
-            1.0 if best_lo <= starts[i] < best_hi else 0.0,
-            starts[i] / n_slots,
+            1.0 if best_lo <= s < best_hi else 0.0,
+            s / n_slots,
             neighbour_links / neighbour_chars if neighbour_chars else 1.0,
             math.log1p(neighbour_chars / 4),
-            math.log1p(region_valid[i]) - math.log1p(page_valid),
-            region_link[i],
-            1.0 if ends_punct[i] else 0.0,
-        ])
+            math.log1p(region_total - region_link) - math.log1p(page_valid),
+            region_link / region_total if region_total else 1.0,
+            1.0 if tail and _PUNCT_RE.match(tail) else 0.0,
+        ]
     valid = [c - l for c, l in zip(chars, links)]
     return Paragraphs(
         starts, ends, features, chars, valid, stop_density, heading, best_p, language,
-        chars_prefix[-1], link_prefix[-1], doc.og_type == "article", "article" in doc.tags,
-        doc.tags.count("a"), _page_evidence(doc, heading, link_density),
+        chars_prefix[-1], link_prefix[-1], doc.og_type == "article", "article" in tags,
+        tags.count("a"), _page_evidence(doc, heading, link_density),
     )
+
+
+def scores_of(paras: Paragraphs, weights: tuple[float, ...] = PARAGRAPH_WEIGHTS) -> list[float]:
+    """Probability of each paragraph being main text (0 for paragraphs without a feature row)."""
+    return [_logistic(weights, row) if row is not None else 0.0 for row in paras.features]
 
 
 def extract(doc: Document, options: Options) -> Extraction:
@@ -227,7 +221,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     if not paras.starts:
         return Extraction("", 0.0, "no text", paras.language)
     doc.check_time()
-    scores = [_logistic(PARAGRAPH_WEIGHTS, row) for row in paras.features]
+    scores = scores_of(paras)
     keep = select(paras, scores, options)
     slots = [slot for i in keep for slot in range(paras.starts[i], paras.ends[i])]
     text = render_slots(doc, slots)
