@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import queue
 import threading
 import time
@@ -114,6 +115,23 @@ class WorkerTimeout(WorkerLost):
 
 #: seconds a new worker process may take to start
 STARTUP_TIMEOUT = 60.0
+#: most worker processes started by default: one crawl process rarely downloads more pages than
+#: four workers extract (each extracts some tens of pages per second)
+MAX_DEFAULT_WORKERS = 4
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity where the platform tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this platform (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """Worker processes for this machine: one per usable CPU beyond the one the crawl itself keeps
+    busy, at most ``MAX_DEFAULT_WORKERS``; 0 (threads of the crawl's process) on a single CPU."""
+    return min(max(usable_cpus() - 1, 0), MAX_DEFAULT_WORKERS)
 
 
 def start_method() -> str:

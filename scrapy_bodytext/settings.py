@@ -21,6 +21,7 @@ from .config import (
     DEFAULT_TIME_BUDGET,
     ExtractConfig,
 )
+from .executors import default_workers
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -44,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_STATUS_CODES": [200],
     "BODYTEXT_CONTENT_TYPES": ["text/html", "application/xhtml+xml"],
     "BODYTEXT_THREADS": 1,
-    "BODYTEXT_WORKERS": 0,
+    "BODYTEXT_WORKERS": "auto",
     "BODYTEXT_WORKER_MAX_TASKS": 500,
     "BODYTEXT_WORKER_TIMEOUT": 60.0,
 }
@@ -104,7 +105,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         status_codes=frozenset(reader.get("BODYTEXT_STATUS_CODES", _list_of(_status_code))),
         content_types=frozenset(reader.get("BODYTEXT_CONTENT_TYPES", _list_of(_media_type))),
         threads=reader.get("BODYTEXT_THREADS", _integer(1)),
-        workers=reader.get("BODYTEXT_WORKERS", _integer(0)),
+        workers=reader.get("BODYTEXT_WORKERS", _workers),
         worker_max_tasks=reader.get("BODYTEXT_WORKER_MAX_TASKS", _integer(1)),
         worker_timeout=reader.get("BODYTEXT_WORKER_TIMEOUT", _number(0.0, None, open_low=True)),
     )
@@ -173,6 +174,16 @@ def _number(low: float, high: float | None, *, open_low: bool = False) -> Callab
             raise ValueError(f"expected {expected}")
         return float(value)
     return convert
+
+
+def _workers(value: Any) -> int:
+    """A number of worker processes, or "auto" (None too): the default for this machine."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
+        return default_workers()
+    try:
+        return _integer(0)(value)
+    except ValueError:
+        raise ValueError('expected an integer >= 0, or "auto"') from None
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:

@@ -87,8 +87,8 @@ def scripted_method(monkeypatch):
 
 
 def make_pipeline(executor=None, **settings):
-    crawler = get_crawler(Spider, settings_dict={
-        "ADDONS": {"scrapy_bodytext.Addon": 0}, "BODYTEXT_EXTRACTOR": "scripted", **settings})
+    crawler = get_crawler(Spider, settings_dict={  # in-process threads: "scripted" is registered here only
+        "ADDONS": {"scrapy_bodytext.Addon": 0}, "BODYTEXT_EXTRACTOR": "scripted", "BODYTEXT_WORKERS": 0, **settings})
     crawler.spider = crawler._create_spider("test")
     crawler.stats.open_spider()
     pipeline = build_from_crawler(BodyTextPipeline, crawler)
