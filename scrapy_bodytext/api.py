@@ -70,6 +70,7 @@ def load_document(
     large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
     """
     used_encoding = encoding
+    markup: str | bytes | None = None
     if isinstance(body, (bytes, bytearray, memoryview)):
         body = bytes(body)
         if not body.strip():
@@ -79,6 +80,8 @@ def load_document(
         if looks_binary(body):
             raise LimitExceeded(Reason.NOT_HTML, "binary content")
         text, used_encoding = decode(body, encoding=encoding, content_type=content_type)
+        if used_encoding in ("utf-8", "ascii") and "\ufffd" not in text:
+            markup = body  # valid UTF-8 already: parse the bytes as they are, no re-encoding
     else:
         text = body
         if len(text) > config.max_body_size:
@@ -88,7 +91,7 @@ def load_document(
     if text.count("\ufffd") > 0.2 * len(text):
         raise LimitExceeded(Reason.UNDECODABLE, "mostly invalid byte sequences", used_encoding)
     try:
-        root = parse_html(text, max_nodes=config.max_nodes, deadline=deadline)
+        root = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
         if root is None:
             raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
         return Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)

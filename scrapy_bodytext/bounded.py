@@ -24,7 +24,8 @@ MAX_DEPTH = 250
 #: attributes kept per element (no real page has more; libxml2 adds them in quadratic time)
 MAX_ATTRIBUTES = 256
 #: a start tag at least this long may hold thousands of attributes: count them before building a tree
-_LONG_TAG_RE = re.compile(rb"<[A-Za-z][^<>]{16384}")
+_LONG_TAG = 16384
+_LONG_TAG_RE = re.compile(rb"<[A-Za-z][^<>]{%d}" % _LONG_TAG)
 #: libxml2's HTML elements without an end tag (an end tag replayed for them would add an element)
 _VOID = frozenset(
     "area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr"
@@ -39,6 +40,18 @@ def start_tag_bound(data: bytes) -> int:
     """A cheap upper bound of the number of elements: every start tag begins with ``<`` and a
     letter, so ``<`` minus end tags, comments and declarations (plus a few implied elements)."""
     return data.count(b"<") - data.count(b"</") - data.count(b"<!") + 8
+
+
+def has_long_tag(data: bytes) -> bool:
+    """True when a start tag is ``_LONG_TAG`` bytes or longer (it may hold thousands of attributes);
+    the exact scan runs only on pages that have such a long stretch without ``>`` at all."""
+    # A stretch of _LONG_TAG bytes without ">" contains a whole aligned window of half that size
+    # without one: a dozen finds on a typical page instead of a scan of every byte.
+    half = _LONG_TAG // 2
+    for start in range(0, len(data) - half + 1, half):
+        if data.find(b">", start, start + half) < 0:
+            return _LONG_TAG_RE.search(data) is not None
+    return False
 
 
 def stopped_at_limit(parser: etree.HTMLParser) -> bool:
@@ -86,7 +99,9 @@ def parse_within_limits(data: bytes, parser: etree.HTMLParser, *, max_nodes: int
     """Tree of ``data`` from ``parser`` (libxml2's tree builder), or from a replay of its events when
     the page is past one of its limits. Raises ``LimitExceeded`` past ``max_nodes`` or ``deadline``."""
     most_attributes = 0
-    if (max_nodes is not None and start_tag_bound(data) > max_nodes) or _LONG_TAG_RE.search(data):
+    if (max_nodes is not None and len(data) > 2 * max_nodes and start_tag_bound(data) > max_nodes) or (
+        has_long_tag(data)
+    ):
         most_attributes = etree.fromstring(data, _parser(_Survey(max_nodes)))
     if most_attributes <= MAX_ATTRIBUTES:
         root = etree.fromstring(data, parser)

@@ -72,18 +72,24 @@ _PARSER = None
 
 
 def parse_html(
-    text: str, *, max_nodes: int | None = None, deadline: float | None = None
+    text: str | bytes, *, max_nodes: int | None = None, deadline: float | None = None
 ) -> etree._Element | None:
-    """Parse markup into an lxml tree (None when there is nothing to parse). Never raises for content,
-    except ``LimitExceeded`` past ``max_nodes`` elements or ``deadline`` (see ``bounded``)."""
+    """Parse markup (``str``, or ``bytes`` known to be valid UTF-8) into an lxml tree (None when
+    there is nothing to parse). Never raises for content, except ``LimitExceeded`` past
+    ``max_nodes`` elements or ``deadline`` (see ``bounded``)."""
     global _PARSER
     if _PARSER is None:
         _PARSER = make_parser()
-    if "\x00" in text or "\x01" in text:  # the renderer's line and cell marks
-        text = text.replace("\x00", "").replace("\x01", "")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    data = text.encode("utf-8", "replace")
+    if isinstance(text, bytes):
+        data = text[3:] if text.startswith(b"\xef\xbb\xbf") else text
+        if b"\x00" in data or b"\x01" in data:  # the renderer's line and cell marks
+            data = data.replace(b"\x00", b"").replace(b"\x01", b"")
+    else:
+        if "\x00" in text or "\x01" in text:
+            text = text.replace("\x00", "").replace("\x01", "")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        data = text.encode("utf-8", "replace")
     if not data.strip():
         return None
     data = _close_unclosed_title(data)
@@ -101,7 +107,10 @@ def _close_unclosed_title(data: bytes) -> bytes:
     """A ``<title>`` never closed would swallow the whole page as title text (RCDATA); end it at
     its first line break or tag instead, as its author meant."""
     opened = _TITLE_OPEN_RE.search(data, 0, 65536)
-    if opened is None or _TITLE_CLOSE_RE.search(data, opened.end()):
+    if opened is None:
+        return data
+    start = opened.end()
+    if data.find(b"</title", start) >= 0 or data.find(b"</TITLE", start) >= 0 or _TITLE_CLOSE_RE.search(data, start):
         return data
     ends = [i for i in (data.find(b"<", opened.end()), data.find(b"\n", opened.end())) if i >= 0]
     cut = min(ends, default=len(data))
