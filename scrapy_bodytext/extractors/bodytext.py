@@ -74,6 +74,7 @@ ARTICLE_FEATURES = (
     "best_node_p", "long_paragraphs", "structured_article", "structured_listing", "published",
     "linked_headings", "url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words",
     "log_form_controls", "log_time_tags", "log_images_per_kchar", "log_headings", "mean_paragraph_score",
+    "log_runs", "largest_run_share",
 )
 #: schema.org types of article pages and of listing/collection pages
 _ARTICLE_TYPES = frozenset(
@@ -263,14 +264,34 @@ def article_features(paras: Paragraphs, keep: list[int], scores: list[float]) ->
         math.log1p(sum(1 for i in keep if paras.chars[i] >= 150)),
         *paras.page,
         mean_score,
+        *_contiguity(paras, keep, selected),
     ]
+
+
+def _contiguity(paras: Paragraphs, keep: list[int], selected: int) -> tuple[float, float]:
+    """How contiguous the main text is (BTE's and TTR's evidence): the number of runs of kept
+    paragraphs, and the largest run's share of the kept text. An article is one or a few long runs;
+    a listing page's teasers are many short runs split by links."""
+    if not keep:
+        return 0.0, 0.0
+    chars, valid = paras.chars, paras.valid_chars
+    runs, run, largest = 1, chars[keep[0]], 0
+    for previous, current in zip(keep, keep[1:]):
+        gap = range(previous + 1, current)
+        if any(chars[j] >= 30 or chars[j] - valid[j] > 0 for j in gap):
+            runs += 1
+            largest = max(largest, run)
+            run = 0
+        run += chars[current]
+    largest = max(largest, run)
+    return math.log(runs), largest / selected if selected else 0.0
 
 
 def _page_evidence(doc: Document, heading: list[bool], link_density: list[float]) -> tuple[float, ...]:
     """Evidence from the page's declarations, structure and URL: schema.org types, a publication
     date, linked headings (teasers), shop forms, timestamps, images, and the URL's shape (article
     slugs and ids versus short section, shop and search paths). A missing URL leaves the URL
-    evidence at zero."""
+    evidence at zero; a ``file:`` URL gives its words but not its depth."""
     types = doc.structured_types
     tags = doc.tags
     linked_headings = sum(1 for h, ld in zip(heading, link_density) if h and ld > 0.5)
@@ -278,8 +299,9 @@ def _page_evidence(doc: Document, heading: list[bool], link_density: list[float]
     headings = sum(map(tags.count, ("h2", "h3", "h4")))
     kchars = max(doc.total_chars, 1) / 1000
     slug_words = long_number = depth = is_root = shop_words = 0.0
-    if doc.url:
-        path = urlsplit(doc.url).path
+    url = urlsplit(doc.url) if doc.url else None
+    if url is not None and url.scheme in ("http", "https", "file"):
+        path = url.path
         segments = [segment for segment in path.split("/") if segment]
         depth = float(len(segments))
         is_root = 1.0 if not segments else 0.0
@@ -287,6 +309,8 @@ def _page_evidence(doc: Document, heading: list[bool], link_density: list[float]
         slug_words = float(len([w for w in re.split(r"[-_+.]", longest) if w.isalpha()]))
         long_number = 1.0 if _URL_NUMBER_RE.search(path) else 0.0
         shop_words = 1.0 if _URL_LISTING_RE.search(path) else 0.0
+        if url.scheme == "file":  # a local path's depth tells where the files lie, not the site's shape
+            depth = is_root = 0.0
     return (
         1.0 if types & _ARTICLE_TYPES else 0.0,
         1.0 if types & _LISTING_TYPES else 0.0,
