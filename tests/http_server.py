@@ -13,7 +13,8 @@ SITE = Path(__file__).parent / "site"
 
 #: a served page: its bytes and its Content-Type header (None: no header at all)
 Page = tuple[bytes, str | None]
-#: called as ``on_request(path, headers)`` in the request's thread before the answer (may block to delay it)
+#: called as ``on_request(target, headers)`` (target: the requested path and query) in the request's
+#: thread before the answer (may block to delay it)
 RequestHook = Callable[[str, Message], None]
 
 
@@ -30,7 +31,7 @@ class SiteServer:
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
                 if on_request is not None:
-                    on_request(urlsplit(self.path).path, self.headers)
+                    on_request(self.path, self.headers)
                 found = pages_ref.get(urlsplit(self.path).path)
                 body, content_type = found if found is not None else (b"<html><body>Not found</body></html>", "text/html")
                 self.send_response(200 if found is not None else 404)
