@@ -44,9 +44,12 @@ _NEGATIVE_RE = re.compile(
     r"masthead|disclaimer|rating|login|register|skip"
 )
 _POSITIVE_RE = re.compile(r"article|content|story|entry|post|body|text|main|prose|blog|news|paragraph|rich")
+_MAX_NAMES = 512
 _NAME_SPLIT_RE = re.compile(r"[\s_\-:./]+")
 #: paragraphs with at least this share of link text are never main text
 MAX_LINK_DENSITY = 0.8
+#: on a page whose best paragraph scores below the cut, keep those within this share of the best
+RELATIVE_CUT = 0.5
 _PUNCT_RE = re.compile(r"[.,;:!?\u3002\uff0c\u3001\uff01\uff1f\u061f\u060c]")
 
 # structural context bits, inherited by descendants
@@ -142,7 +145,8 @@ def paragraphs(doc: Document) -> Paragraphs:
     chars = [chars_prefix[e] - chars_prefix[s] for s, e in zip(starts, ends)]
     links = [link_prefix[e] - link_prefix[s] for s, e in zip(starts, ends)]
     link_density = [l / c if c else 1.0 for l, c in zip(links, chars)]
-    blocks, tags = _blocks(doc), doc.tags
+    tags = doc.tags
+    blocks = _blocks(doc, [owners[s] for s in starts])
     heading = [tags[blocks[owners[s]]] in HEADING_TAGS for s in starts]
     candidates = [i for i, density in enumerate(link_density) if density < MAX_LINK_DENSITY]
 
@@ -151,7 +155,7 @@ def paragraphs(doc: Document) -> Paragraphs:
     stop_words = stopwords(language).__contains__ if language else None
     tag_prefix = [0, *accumulate(doc.tags_before)]
     bits = _context_bits(doc, [owners[starts[i]] for i in candidates])
-    best_node, best_p = _best_node(doc)
+    best_node, best_p = _best_node(doc, bits)
     best_lo, best_hi = (doc.slot_starts[best_node], doc.slot_ends[best_node]) if best_node >= 0 else (0, 0)
     page_valid = max(1, chars_prefix[-1] - link_prefix[-1])
     para_chars = [0, *accumulate(chars)]
@@ -160,7 +164,9 @@ def paragraphs(doc: Document) -> Paragraphs:
     n = len(starts)
     stop_density = [0.0] * n
     features: list[list[float] | None] = [None] * n
-    for i in candidates:
+    for done, i in enumerate(candidates):
+        if not done % 1024:
+            doc.check_time()
         s, e, c = starts[i], ends[i], chars[i]
         segment = texts[s] if e == s + 1 else "".join(texts[s:e])
         words = split(segment.lower())
@@ -234,11 +240,14 @@ def extract(doc: Document, options: Options) -> Extraction:
 
 
 def select(paras: Paragraphs, scores: list[float], options: Options) -> list[int]:
-    """Indices of the main-text paragraphs: those the model scores at or above the cut. (Context —
-    neighbours, the enclosing region, the best P value node — is already in each paragraph's score;
-    selecting one contiguous region instead lost recall on articles split by boxes.)"""
-    cut = options.min_paragraph_probability
-    return [i for i, score in enumerate(scores) if score >= cut]
+    """Indices of the main-text paragraphs: those scored at or above the cut, where the cut comes
+    down to half the best score on pages whose best paragraph is below it (an unusual template
+    must not leave a real article with no text at all). Context — neighbours, the enclosing region,
+    the best P value node — is already in each paragraph's score; selecting one contiguous region
+    instead lost recall on articles split by boxes."""
+    best = max(scores, default=0.0)
+    cut = min(options.min_paragraph_probability, RELATIVE_CUT * best)
+    return [i for i, score in enumerate(scores) if score >= cut and score > 0.0]
 
 
 def article_features(paras: Paragraphs, keep: list[int], scores: list[float]) -> list[float]:
@@ -338,10 +347,18 @@ def _logistic(weights: tuple[float, ...], row: list[float]) -> float:
 _INLINE = frozenset("a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr br img".split())
 
 
-def _blocks(doc: Document) -> list[int]:
-    blocks: list[int] = []
-    for index, (tag, parent) in enumerate(zip(doc.tags, doc.parents)):
-        blocks.append(blocks[parent] if tag in _INLINE and parent >= 0 else index)
+def _blocks(doc: Document, elements: list[int]) -> dict[int, int]:
+    """For each of ``elements``: its nearest ancestor-or-self that is not inline formatting (the
+    block its text belongs to)."""
+    tags, parents = doc.tags, doc.parents
+    blocks: dict[int, int] = {}
+    for element in elements:
+        if element in blocks:
+            continue
+        block = element
+        while tags[block] in _INLINE and parents[block] >= 0:
+            block = parents[block]
+        blocks[element] = block
     return blocks
 
 
@@ -368,6 +385,7 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
                 if ident:
                     names = f"{names} {ident}" if names else ident
                 if names:
+                    names = names[:_MAX_NAMES]  # a megabyte of class names must not cost seconds
                     verdict = verdicts.get(names)
                     if verdict is None:
                         verdict = verdicts[names] = _name_verdict(names)
@@ -386,9 +404,11 @@ def _name_verdict(names: str) -> int:
     return 0
 
 
-def _best_node(doc: Document) -> tuple[int, float]:
-    """The element with the highest P value (Lv et al.) and that value: the single-node guess.
-    Markup is counted from tag names only (attributes vary with templates, not with content)."""
+def _best_node(doc: Document, candidates) -> tuple[int, float]:
+    """Among ``candidates`` (the ancestors of the paragraphs that are not mostly links: any other
+    element holds little but link text), the element with the highest P value (Lv et al.) and that
+    value: the single-node guess. Markup is counted from tag names only (attributes vary with
+    templates, not with content)."""
     chars, links = doc.prefix("chars"), doc.prefix("link_chars")
     markup = [0, *accumulate(2 * len(tag) + 5 for tag in doc.tags)]
     slot_starts, slot_ends, ends = doc.slot_starts, doc.slot_ends, doc.ends
@@ -396,14 +416,16 @@ def _best_node(doc: Document) -> tuple[int, float]:
     if page_valid <= 0:
         return -1, 0.0
     best, best_score = -1, 0.0
-    for e in range(len(ends)):
+    for e in candidates:
+        if e < 0:
+            continue
         lo, hi = slot_starts[e], slot_ends[e]
         t = chars[hi] - chars[lo]
         if t <= best_score:  # P' = t·vt/s ≤ t: subtrees with less text cannot win
             continue
         vt = t - (links[hi] - links[lo])
         score = t * vt / (markup[ends[e]] - markup[e] + t)
-        if score > best_score:
+        if score > best_score or (score == best_score and e < best):
             best, best_score = e, score
     if best < 0:
         return -1, 0.0
