@@ -45,6 +45,9 @@ _NEGATIVE_RE = re.compile(
 )
 _POSITIVE_RE = re.compile(r"article|content|story|entry|post|body|text|main|prose|blog|news|paragraph|rich")
 _MAX_NAMES = 512
+#: class/id string -> verdict, shared across pages (sites repeat their templates), bounded
+_VERDICTS: dict[str, int] = {}
+_MAX_VERDICTS = 50_000
 _NAME_SPLIT_RE = re.compile(r"[\s_\-:./]+")
 #: paragraphs with at least this share of link text are never main text
 MAX_LINK_DENSITY = 0.8
@@ -364,10 +367,12 @@ def _blocks(doc: Document, elements: list[int]) -> dict[int, int]:
 
 def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
     """Structural and class/id context bits of the ``wanted`` elements, inherited from ancestors
-    (computed only along their ancestor paths; pages repeat the same class strings, so verdicts on
-    them are cached)."""
+    (computed only along their ancestor paths; pages and sites repeat the same class strings, so
+    verdicts on them are cached)."""
     bits: dict[int, int] = {-1: 0}
-    verdicts: dict[str, int] = {}
+    verdicts = _VERDICTS
+    if len(verdicts) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
+        verdicts.clear()
     elements, tags, parents = doc.elements, doc.tags, doc.parents
     for element in wanted:
         path = []
@@ -410,7 +415,7 @@ def _best_node(doc: Document, candidates) -> tuple[int, float]:
     value: the single-node guess. Markup is counted from tag names only (attributes vary with
     templates, not with content)."""
     chars, links = doc.prefix("chars"), doc.prefix("link_chars")
-    markup = [0, *accumulate(2 * len(tag) + 5 for tag in doc.tags)]
+    name_lengths = [0, *accumulate(map(len, doc.tags))]  # markup of e's subtree: 2·names + 5 per tag
     slot_starts, slot_ends, ends = doc.slot_starts, doc.slot_ends, doc.ends
     page_valid = chars[-1] - links[-1]
     if page_valid <= 0:
@@ -424,7 +429,8 @@ def _best_node(doc: Document, candidates) -> tuple[int, float]:
         if t <= best_score:  # P' = t·vt/s ≤ t: subtrees with less text cannot win
             continue
         vt = t - (links[hi] - links[lo])
-        score = t * vt / (markup[ends[e]] - markup[e] + t)
+        end = ends[e]
+        score = t * vt / (2 * (name_lengths[end] - name_lengths[e]) + 5 * (end - e) + t)
         if score > best_score or (score == best_score and e < best):
             best, best_score = e, score
     if best < 0:
