@@ -122,7 +122,10 @@ def is_hidden(el) -> bool:
     if el.get("hidden") is not None:
         return True
     style = el.get("style")
-    return bool(style and _HIDDEN_STYLE_RE.search(style))
+    if not style:
+        return False
+    style = style.lower()
+    return ("none" in style or "hidden" in style) and _HIDDEN_STYLE_RE.search(style) is not None
 
 
 class Document:
