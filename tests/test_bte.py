@@ -190,7 +190,7 @@ def test_invalid_options_are_rejected(options):
 
 
 # ----------------------------------------------------------------------------- corpus
-#: measured on the 1081 dev article pages (`python scripts/calibrate_bte.py`): 0.877; margin 0.02
+#: measured on the 1081 dev article pages (`python scripts/calibrate.py bte`): 0.877; margin 0.02
 F1_FLOOR = 0.855
 
 

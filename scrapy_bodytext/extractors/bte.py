@@ -33,7 +33,7 @@ from .regionp import slot_ranges_region_p
 NAME = "bte"
 
 #: raw region P of the span -> article probability; fitted on the dev corpus (1269 pages) with
-#: ``python scripts/calibrate_bte.py`` (class-balanced logistic regression on logit(P)); the 0.5
+#: ``python scripts/calibrate.py bte`` (class-balanced logistic regression on logit(P)); the 0.5
 #: boundary lies at raw P = 0.239
 CALIBRATION = LogitMap(0.9266, 1.0726)
 

@@ -35,7 +35,7 @@ NAME = "ctd"
 #: elements whose whole text counts as link text [CETD code: CountLinkChar]
 LINK_TAGS = frozenset(("a", "button", "select"))
 
-#: region P -> article probability, fitted on the dev corpus by ``python scripts/calibrate_ctd.py``
+#: region P -> article probability, fitted on the dev corpus by ``python scripts/calibrate.py ctd``
 #: (class-balanced Platt scaling on logit P, see ``calibration.py``)
 CALIBRATION = LogitMap(1.0032, 0.9707)
 
