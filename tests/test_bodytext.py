@@ -88,7 +88,7 @@ def test_threshold_option_trades_recall():
     strict = extract(page, options={"min_paragraph_probability": 0.99}).text
     loose = extract(page, options={"min_paragraph_probability": 0.0}).text
     assert len(strict) < len(loose)
-    assert "Share on Facebook" in loose  # everything that is not mostly link text
+    assert "Great article, thanks!" in loose and "Great article, thanks!" not in strict
 
 
 @pytest.mark.parametrize("value", [-0.1, 1.5, "high"])
@@ -105,8 +105,6 @@ def test_weights_match_the_features():
 def _fit_script():
     path = Path(__file__).resolve().parent.parent / "scripts" / "fit_bodytext.py"
     spec = importlib.util.spec_from_file_location("fit_bodytext", path)
-    if importlib.util.find_spec("numpy") is None:
-        pytest.skip("numpy (used only by the fitting script) is not installed")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
