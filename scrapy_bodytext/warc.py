@@ -19,7 +19,8 @@ from typing import BinaryIO
 #: media types handed to the extractor (a response without Content-Type is sniffed by ``extract``)
 HTML_TYPES = frozenset(("text/html", "application/xhtml+xml", "application/xml+xhtml"))
 ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
-_GZIP_MAGIC = b"\x1f\x8b\x08"
+GZIP_MAGIC = b"\x1f\x8b"
+_GZIP_MEMBER = GZIP_MAGIC + b"\x08"  # with the deflate method byte, what starts a gzip member
 _RECORD_STARTS = (b"WARC/1.", b"filedesc://")
 _SCAN_CHUNK = 1 << 20
 
@@ -50,7 +51,7 @@ def looks_like_archive(name: str, head: bytes) -> bool:
     """Whether a file is a WARC/ARC archive, from its name or its first bytes."""
     if name.lower().endswith(ARCHIVE_SUFFIXES):
         return True
-    if head.startswith(_GZIP_MAGIC[:2]):
+    if head.startswith(GZIP_MAGIC):
         try:
             head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 64)
         except zlib.error:
@@ -80,7 +81,7 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
         if seekable:
             stream.seek(position)
             if compressed is None:
-                compressed = stream.read(2) == _GZIP_MAGIC[:2]
+                compressed = stream.read(2) == GZIP_MAGIC
                 stream.seek(position)
         records = _archive_iterator(stream)
         produced = 0
@@ -177,7 +178,7 @@ def _entry(record, max_body_size: int) -> ArchiveEntry:
 
 def _next_record_start(stream: BinaryIO, start: int, compressed: bool | None) -> int | None:
     """Offset of the first plausible record boundary at or after ``start`` (None at the end)."""
-    markers = (_GZIP_MAGIC,) if compressed else tuple(b"\n" + m for m in _RECORD_STARTS)
+    markers = (_GZIP_MEMBER,) if compressed else tuple(b"\n" + m for m in _RECORD_STARTS)
     skip = 0 if compressed else 1  # the newline before an uncompressed record belongs to the gap
     overlap = max(map(len, markers)) - 1
     stream.seek(start)

@@ -97,6 +97,18 @@ def test_threshold_and_extractor_are_passed_on(capsys, article_file):
         assert row["is_article"] == bool(row["text"])  # every page with text passes threshold 0
 
 
+def test_gzipped_pages_are_read_and_damaged_ones_reported(capsys, tmp_path):
+    packed = tmp_path / "page.html.gz"
+    packed.write_bytes(gzip.compress(ARTICLE.encode("utf-8")))
+    code, out, _ = run(capsys, "extract", str(packed))
+    assert code == 0 and "the village council met in the school hall" in out
+    damaged = tmp_path / "damaged.html.gz"
+    damaged.write_bytes(gzip.compress(ARTICLE.encode("utf-8"))[:12] + b"\xff" * 40)
+    code, out, err = run(capsys, "extract", str(damaged), str(packed))
+    assert code == 1 and "damaged.html.gz: damaged gzip data" in err
+    assert "the village council" in out
+
+
 def test_output_file(capsys, article_file, tmp_path):
     target = tmp_path / "out.jsonl"
     code, out, _ = run(capsys, "extract", "--json", "-o", str(target), str(article_file))

@@ -1,4 +1,5 @@
-"""``scrapy-bodytext extract``: main text of HTML files and stdin; web archives go to ``archive``."""
+"""``scrapy-bodytext extract``: main text of HTML files (gzipped or not) and stdin; web archives go to
+``archive``."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ import argparse
 import io
 import json
 import sys
+import zlib
 from contextlib import ExitStack
 from typing import BinaryIO, TextIO
 
 from ..api import extract_with_config
 from ..result import ExtractionResult
-from ..warc import looks_like_archive
+from ..warc import GZIP_MAGIC, looks_like_archive
 from . import FAILED, OK
 from .options import build_config, parse_options
 
@@ -44,9 +46,24 @@ def run_extract(args: argparse.Namespace) -> int:
 
                 status = max(status, extract_archive(stream, name, config, out))
             else:
-                result = extract_with_config(stream.read(), config, url=args.url, encoding=args.encoding)
+                try:
+                    body = read_page(stream, config.max_body_size)
+                except zlib.error as exc:
+                    print(f"scrapy-bodytext extract: {name}: damaged gzip data ({exc})", file=sys.stderr)
+                    status = FAILED
+                    continue
+                result = extract_with_config(body, config, url=args.url, encoding=args.encoding)
                 write_page(result, name, args, out, several)
     return status
+
+
+def read_page(stream: BinaryIO, limit: int) -> bytes:
+    """The page bytes, gunzipped when compressed; at most ``limit + 1`` bytes are kept, enough for
+    ``extract`` to report a page over the size limit without holding all of it."""
+    data = stream.read(limit + 1)
+    if data[:2] == GZIP_MAGIC:
+        data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, limit + 1)
+    return data
 
 
 def _peekable(stream: BinaryIO) -> BinaryIO:
