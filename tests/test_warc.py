@@ -33,21 +33,29 @@ class ArchiveBuilder:
         self.buffer = io.BytesIO()
         self.writer = WARCWriter(self.buffer, gzip=compressed)
         self.starts: dict[str, int] = {}
+        self.count = 0
 
     def response(self, url: str, body: bytes, content_type: str = "text/html; charset=utf-8",
                  status: str = "200 OK") -> None:
         headers = StatusAndHeaders(status, [("Content-Type", content_type)], protocol="HTTP/1.1")
         self.starts[url] = self.buffer.tell()
-        self.writer.write_record(self.writer.create_warc_record(
+        self._write(self.writer.create_warc_record(
             url, "response", payload=io.BytesIO(body), length=len(body), http_headers=headers))
 
     def record(self, url: str, kind: str) -> None:
         self.starts[url] = self.buffer.tell()
         if kind == "warcinfo":
-            self.writer.write_record(self.writer.create_warcinfo_record("test.warc.gz", {"software": "tests"}))
+            self._write(self.writer.create_warcinfo_record("test.warc.gz", {"software": "tests"}))
         else:
             headers = StatusAndHeaders(f"GET {url} HTTP/1.1", [("Host", "example.org")], is_http_request=True)
-            self.writer.write_record(self.writer.create_warc_record(url, kind, http_headers=headers))
+            self._write(self.writer.create_warc_record(url, kind, http_headers=headers))
+
+    def _write(self, record) -> None:
+        # fixed ids and dates: the same bytes on every run, so damage lands in the same place
+        self.count += 1
+        record.rec_headers.replace_header("WARC-Record-ID", f"<urn:uuid:00000000-0000-4000-8000-{self.count:012d}>")
+        record.rec_headers.replace_header("WARC-Date", "2026-01-02T03:04:05Z")
+        self.writer.write_record(record)
 
     def data(self) -> bytes:
         return self.buffer.getvalue()
