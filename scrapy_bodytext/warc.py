@@ -77,6 +77,7 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
     seekable = stream.seekable()
     start = position = stream.tell() if seekable else 0
     compressed = None
+    reported: set[int] = set()  # offsets of damage already counted
     while True:
         if seekable:
             stream.seek(position)
@@ -85,6 +86,7 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
                 stream.seek(position)
         records = _archive_iterator(stream)
         produced = 0
+        last_start = position  # start of the last record given out (a damaged one may have run past others)
         try:
             for record in records:
                 entry = _entry(record, max_body_size)
@@ -94,11 +96,14 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
                     if entry.kind != "error":
                         entry = ArchiveEntry("error", None, "unreadable_record", entry.url, entry.date,
                                              detail=_describe(exc))
-                    yield _with_offset(entry, records.offset)
+                    last_start = records.offset
+                    reported.add(last_start)
+                    yield _with_offset(entry, last_start)
                     break
                 if getattr(record.raw_stream, "limit", 0) > 0:  # the file ended inside the record
                     entry = ArchiveEntry("error", None, "truncated_record", entry.url, entry.date)
                 produced += 1
+                last_start = offset
                 yield _with_offset(entry, offset)
             else:
                 if seekable and _has_data_after(stream, records.offset):
@@ -111,10 +116,12 @@ def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEnt
                                        max_body_size=max_body_size)
                 yield from itertools.islice(entries, produced, None)
                 return
-            yield ArchiveEntry("error", records.offset, "corrupt_record", detail=_describe(exc))
+            if records.offset not in reported:
+                reported.add(records.offset)
+                yield ArchiveEntry("error", records.offset, "corrupt_record", detail=_describe(exc))
         if not seekable:
             return
-        found = _next_record_start(stream, max(records.offset, position) + 1, compressed)
+        found = _next_record_start(stream, last_start + 1, compressed)
         if found is None:
             return
         position = found
