@@ -19,11 +19,3 @@ def figures_of(pages, name: str) -> dict:
     if key not in _FIGURES:
         _FIGURES[key] = summarize(Run(name, run_pages(pages, build_our_runner(ExtractConfig(extractor=name)))))
     return _FIGURES[key]
-
-
-def assert_corpus_gates(pages, name: str, f1_floor: float) -> None:
-    """No page ends in reason "error", mean token F1 on articles ≥ ``f1_floor``, < 50 ms per page."""
-    figures = figures_of(pages, name)
-    assert figures["errors"] == 0, figures["reasons"]
-    assert figures["f1_mean"] >= f1_floor, f"{name}: mean token F1 {figures['f1_mean']:.3f} < {f1_floor}"
-    assert figures["ms_per_page"] < MAX_MS_PER_PAGE, f"{name}: {figures['ms_per_page']:.1f} ms per page"

@@ -1,11 +1,11 @@
-"""CTD (Sun et al. 2011): the density formulas on a hand-computed tree, the selection, and the corpus."""
+"""CTD (Sun et al. 2011): the density formulas on a hand-computed tree, the selection, and options (corpus gates:
+test_quality_gates.py)."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
-from corpus_figures import assert_corpus_gates
 from sample_pages import (
     CHINESE_MENU,
     CHINESE_PARAGRAPHS,
@@ -21,9 +21,6 @@ from scrapy_bodytext import extract
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.document import Document, parse_html
 from scrapy_bodytext.extractors import ctd
-
-#: measured on ../shared/corpus/dev: `python scripts/calibrate.py ctd` (mean token F1 0.845)
-F1_FLOOR = 0.825
 
 
 def doc_of(html: str) -> Document:
@@ -93,8 +90,3 @@ def test_options_are_validated(bad):
         ctd.Options(calibrated=bad)
     with pytest.raises(ValueError, match="calibrated"):
         ExtractConfig(extractor="ctd", options={"ctd": {"calibrated": bad}})
-
-
-@pytest.mark.corpus
-def test_corpus_quality_speed_and_robustness(corpus):
-    assert_corpus_gates(corpus, "ctd", F1_FLOOR)

@@ -1,9 +1,9 @@
-"""P value (Lv et al. 2017): the formula on a hand-computed tree, preprocessing, options, corpus."""
+"""P value (Lv et al. 2017): the formula on a hand-computed tree, preprocessing, options (corpus gates in
+test_quality_gates.py)."""
 
 from __future__ import annotations
 
 import pytest
-from corpus_figures import assert_corpus_gates
 from sample_pages import (
     CHINESE_MENU,
     CHINESE_PARAGRAPHS,
@@ -19,8 +19,6 @@ from scrapy_bodytext import extract
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.extractors import pvalue
 
-#: measured on ../shared/corpus/dev: `python scripts/calibrate_pvalue.py` (mean token F1 0.858)
-F1_FLOOR = 0.838
 
 TINY = '<html><body><div><p{attrs}>abcd efgh</p><a href="u">xy</a></div></body></html>'
 
@@ -121,8 +119,3 @@ def test_options_are_validated(options, message):
         pvalue.Options(**options)
     with pytest.raises(ValueError, match=message):
         ExtractConfig(extractor="pvalue", options={"pvalue": options})
-
-
-@pytest.mark.corpus
-def test_corpus_quality_speed_and_robustness(corpus):
-    assert_corpus_gates(corpus, "pvalue", F1_FLOOR)

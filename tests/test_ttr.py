@@ -1,10 +1,9 @@
 """TTR/CETR: per-line ratios from the document columns, smoothing, every selection method, re-wrapping
-of minified pages, probability, options, and the dev corpus."""
+of minified pages, probability and options (corpus gates in test_quality_gates.py)."""
 
 from __future__ import annotations
 
 import pytest
-from corpus_figures import assert_corpus_gates
 from sample_pages import assert_selects
 
 from scrapy_bodytext import extract
@@ -149,14 +148,3 @@ def test_probability_needs_a_run_of_consecutive_content_lines():
 def test_invalid_options_are_rejected(options):
     with pytest.raises(ValueError):
         extract(article_page(), extractor="ttr", options=options)
-
-
-# ----------------------------------------------------------------------------- corpus
-#: default method ("threshold"), measured on the 1081 dev article pages (`python
-#: scripts/calibrate_ttr.py`): 0.815; margin 0.02
-F1_FLOOR = 0.795
-
-
-@pytest.mark.corpus
-def test_dev_corpus_quality_speed_and_robustness(corpus):
-    assert_corpus_gates(corpus, "ttr", F1_FLOOR)

@@ -92,7 +92,7 @@ def p_value(text: int, valid: int, markup: int, page_valid: int) -> float:
 
 
 def extract(doc: Document, options: Options) -> Extraction:
-    tags, parents, ends, owners = doc.tags, doc.parents, doc.ends, doc.owners
+    tags, ends, owners = doc.tags, doc.ends, doc.owners
     starts, slot_ends = doc.slot_starts, doc.slot_ends
     n = len(tags)
     gone = _removed(doc, REMOVED_TAGS | {"img"} if options.remove_img else REMOVED_TAGS)
