@@ -132,16 +132,20 @@ class WorkerSaboteur:
         self.stopped: list[int] = []
         self.lock = threading.Lock()
 
-    def __call__(self, path: str, headers: object) -> None:
-        with self.lock:
-            if path == "/lost.html" and not self.stopped:
-                self.stopped = self._wait_for_a_ready_worker()
-                for pid in self.stopped:
-                    os.kill(pid, signal.SIGSTOP)
-            elif path == "/after.html" and self.kill and self.stopped:
-                time.sleep(0.5)
-                for pid in self.stopped:
-                    os.kill(pid, signal.SIGKILL)
+    def __call__(self, target: str, headers: object) -> None:
+        if target == "/lost.html":
+            workers = self._wait_for_a_ready_worker()  # other requests go on meanwhile
+            with self.lock:
+                if not self.stopped:
+                    self.stopped = workers
+                    for pid in workers:
+                        os.kill(pid, signal.SIGSTOP)
+        elif target == "/after.html" and self.kill:
+            with self.lock:
+                stopped = list(self.stopped)
+            time.sleep(0.5)
+            for pid in stopped:
+                os.kill(pid, signal.SIGKILL)
 
     def _wait_for_a_ready_worker(self) -> list[int]:
         deadline = time.monotonic() + 60
