@@ -47,21 +47,60 @@ class ExtractionResult:
     encoding: str | None = None
     language: str | None = None
     title: str = ""
+    published: str | None = None  # ISO 8601 date or date-time
+    modified: str | None = None  # ISO 8601 date or date-time
+    authors: tuple[str, ...] = ()
+    canonical_url: str | None = None
+    site_name: str | None = None
+    description: str | None = None
+    image: str | None = None  # lead image URL
+    tags: tuple[str, ...] = ()
+    section: str | None = None
+    comments: str = ""  # reader comments, when asked for (never part of ``text``)
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
+    def value(self, name: str):
+        """The result value called ``name`` (one of ``VALUE_NAMES``; ``main_text`` is ``text``)."""
+        try:
+            attribute = VALUE_NAMES[name]
+        except KeyError:
+            raise KeyError(f"unknown result value {name!r}; known: {', '.join(VALUE_NAMES)}") from None
+        found = getattr(self, attribute)
+        return found.value if isinstance(found, Reason) else found
+
     def as_dict(self) -> dict:
-        """Plain JSON-ready mapping (debug left out)."""
-        return {
-            "text": self.text,
-            "article_probability": self.article_probability,
-            "is_article": self.is_article,
-            "extractor": self.extractor,
-            "reason": self.reason.value,
-            "detail": self.detail,
-            "encoding": self.encoding,
-            "language": self.language,
-            "title": self.title,
-        }
+        """Plain JSON-ready mapping (debug left out; ``text`` under its own name)."""
+        values = {"text": self.text}
+        for name, attribute in VALUE_NAMES.items():
+            if attribute != "text":
+                found = self.value(name)
+                values[name] = list(found) if isinstance(found, tuple) else found
+        return values
+
+
+#: names of the values of a result, as used by ``BODYTEXT_FIELDS`` and the command line's JSON
+#: output, mapped to the ``ExtractionResult`` attribute that holds each
+VALUE_NAMES: dict[str, str] = {
+    "main_text": "text",
+    "article_probability": "article_probability",
+    "is_article": "is_article",
+    "extractor": "extractor",
+    "reason": "reason",
+    "detail": "detail",
+    "encoding": "encoding",
+    "language": "language",
+    "title": "title",
+    "published": "published",
+    "modified": "modified",
+    "authors": "authors",
+    "canonical_url": "canonical_url",
+    "site_name": "site_name",
+    "description": "description",
+    "image": "image",
+    "tags": "tags",
+    "section": "section",
+    "comments": "comments",
+}
 
 
 def empty_result(extractor: str, reason: Reason, detail: str = "", *, encoding: str | None = None) -> ExtractionResult:
