@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 #: fields every index line must have
 REQUIRED_FIELDS = ("id", "file", "is_article")
-_SITE_RE = re.compile(r"(?:^|[;\s])site=([^;\s]+)")
+_SITE_RE = re.compile(r"(?:^|[;,\s])site=([^;,\s]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class LabelledPage:
         """The page's site: ``site=`` in the note, else the URL's registrable domain, else the id."""
         found = _SITE_RE.search(self.note)
         if found:
-            return found.group(1).lower()
+            return registrable_domain(found.group(1))
         host = urlsplit(self.url).hostname if self.url else None
         return registrable_domain(host) if host else self.id
 

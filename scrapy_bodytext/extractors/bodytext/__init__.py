@@ -1,0 +1,105 @@
+"""bodytext: the recommended default method.
+
+It combines what the published methods measure with the structure a page gives, in four steps:
+
+1. **Paragraphs** (``units``): the lines the renderer prints, each candidate with a row of named
+   features — length, link density (CTD, P value), stop-word density (Wu & Yang), tag density (BTE,
+   TTR), structure, class/id words, text cues and the kind of line (``vocabulary``).
+2. **First pass**: a logistic model scores each paragraph on its own features.
+3. **Second pass** (``context``): each paragraph is scored again with the first-pass scores of its
+   neighbours and enclosing regions (jusText's context-sensitive revision, learned), by a logistic
+   model and boosted oblivious trees whose probabilities are averaged. Paragraphs at or above the
+   cut are the main text; lines that are page furniture (lone labels, counters, short prompts,
+   copyright lines, comment-thread headers) never are.
+4. **Article probability** (``page``): a logistic model over page-level evidence (how much of the
+   page's prose the main text holds, its contiguity, declarations, structure, URL shape), with an
+   isotonic calibration map.
+
+Every weight is in ``model.json``, fitted by ``python -m scrapy_bodytext.training`` on a labelled
+corpus with grouped cross-validation (no source or site both fitted and scored); see
+``docs/development.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...document import Document
+from ...render import render_slots
+from .. import Extraction
+from . import context, page, units
+from .model import load_model
+
+NAME = "bodytext"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Options of the default method.
+
+    ``min_paragraph_probability``: paragraphs scored below this are not main text (``None``: the
+    cut the fitted model was chosen with; higher favours precision, lower recall).
+    """
+
+    min_paragraph_probability: float | None = None
+
+    def __post_init__(self) -> None:
+        value = self.min_paragraph_probability
+        if value is not None and (not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0):
+            raise ValueError(f"min_paragraph_probability must be a number within [0, 1] or None, got {value!r}")
+
+
+@dataclass(slots=True)
+class Scored:
+    """A page's paragraphs with their first- and second-pass scores (one per paragraph)."""
+
+    paras: units.Paragraphs
+    first: list[float]
+    scores: list[float]
+
+
+def score(doc: Document) -> Scored:
+    """Paragraphs of ``doc`` and their probabilities of being main text."""
+    model = load_model()
+    paras = units.paragraphs(doc)
+    n = len(paras.starts)
+    first = [0.0] * n
+    scores = [0.0] * n
+    if paras.candidates:
+        doc.check_time()
+        for i, value in zip(paras.candidates, model.first_pass(paras.rows).tolist()):
+            first[i] = value
+        rows = np.hstack([np.array(paras.rows, float), np.array(context.context_rows(paras, first), float)])
+        for i, value in zip(paras.candidates, model.second_pass(rows).tolist()):
+            scores[i] = value
+    return Scored(paras, first, scores)
+
+
+def select(paras: units.Paragraphs, scores: list[float], cut: float, relative_cut: float) -> list[int]:
+    """Indices of the main-text paragraphs: scored at or above the cut — which comes down to
+    ``relative_cut`` times the best score on pages whose best paragraph is below it, so that an
+    unusual template does not leave a real article with no text — and not page furniture."""
+    best = max(scores, default=0.0)
+    cut = min(cut, relative_cut * best)
+    furniture = paras.furniture
+    return [i for i, value in enumerate(scores) if value >= cut and value > 0.0 and i not in furniture]
+
+
+def extract(doc: Document, options: Options) -> Extraction:
+    model = load_model()
+    scored = score(doc)
+    paras = scored.paras
+    if not paras.candidates:
+        return Extraction("", 0.0, "no text", paras.language)
+    cut = model.cut if options.min_paragraph_probability is None else options.min_paragraph_probability
+    keep = select(paras, scored.scores, cut, model.relative_cut)
+    starts, ends = paras.starts, paras.ends
+    text = render_slots(doc, [slot for i in keep for slot in range(starts[i], ends[i])])
+    evidence = page.page_evidence(doc, paras)
+    probability = model.article_probability(page.article_row(paras, evidence, keep, scored.scores))
+    return Extraction(
+        text, probability, f"{len(keep)} of {len(starts)} paragraphs; P(article)={probability:.2f}",
+        paras.language, {"paragraphs": len(starts), "kept": len(keep)},
+    )

@@ -1,0 +1,97 @@
+"""Second pass: each paragraph seen with the first-pass scores of the paragraphs and regions around it.
+
+jusText's context-sensitive revision in learned form. A heading, a list item, a table row or a short
+line between good paragraphs of the same region belongs to the article; the same line among menus
+does not; prose after the end of the article in a thread of dated, repeated records is a comment.
+The features (``FEATURES``) are the first-pass score itself, those of the nearest paragraphs, how
+good the enclosing regions are, whether the paragraph lies in the best region (the ancestor whose
+paragraphs gain most over their losses, as in BTE but over the tree) and in the best run of
+paragraphs, and how much of the good text lies before and after it.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import accumulate
+
+from .units import Paragraphs
+
+FEATURES = (
+    "first_pass", "prev_score", "next_score", "prev_max3", "next_max3", "sandwich", "parent_good",
+    "grandparent_good", "parent_log_good", "in_best_container", "best_container_share", "in_best_run",
+    "run_distance", "good_before_share", "good_after_share", "record_good",
+)
+
+
+def context_rows(paras: Paragraphs, first: list[float]) -> list[list[float]]:
+    """One row of ``FEATURES`` per candidate of ``paras``, given first-pass probabilities ``first``
+    (one per paragraph, 0 for paragraphs that are not candidates)."""
+    chars = paras.chars
+    n = len(chars)
+    good = [p * c for p, c in zip(first, chars)]
+    gain = [(2 * p - 1) * c for p, c in zip(first, chars)]
+    good_prefix = [0.0, *accumulate(good)]
+    char_prefix = [0, *accumulate(chars)]
+    gain_prefix = [0.0, *accumulate(gain)]
+    total_good = good_prefix[-1] or 1.0
+
+    best_range, best_gain = (0, 0), -math.inf
+    for chain in paras.chains:
+        for lo, hi in chain:
+            value = gain_prefix[hi] - gain_prefix[lo]
+            if value > best_gain or (value == best_gain and hi - lo < best_range[1] - best_range[0]):
+                best_range, best_gain = (lo, hi), value
+    container_lo, container_hi = best_range
+    container_share = (good_prefix[container_hi] - good_prefix[container_lo]) / total_good
+    run_lo, run_hi = _best_run(gain)
+
+    rows = []
+    for i, chain, record in zip(paras.candidates, paras.chains, paras.records):
+        before = first[max(0, i - 3):i]
+        after = first[i + 1:i + 4]
+        prev_max = max(before, default=0.0)
+        next_max = max(after, default=0.0)
+        own_good, own_chars = good[i], chars[i]
+        shares = []
+        for lo, hi in chain[:2]:
+            region_chars = char_prefix[hi] - char_prefix[lo] - own_chars
+            shares.append((good_prefix[hi] - good_prefix[lo] - own_good) / region_chars if region_chars > 0 else 0.0)
+        while len(shares) < 2:
+            shares.append(0.0)
+        parent_lo, parent_hi = chain[0] if chain else (0, n)
+        record_lo, record_hi = record
+        record_chars = char_prefix[record_hi] - char_prefix[record_lo] - own_chars
+        distance = run_lo - i if i < run_lo else i - run_hi + 1 if i >= run_hi else 0
+        rows.append([
+            first[i],
+            before[-1] if before else 0.0,
+            after[0] if after else 0.0,
+            prev_max,
+            next_max,
+            min(prev_max, next_max),
+            shares[0],
+            shares[1],
+            math.log1p(good_prefix[parent_hi] - good_prefix[parent_lo] - own_good),
+            1.0 if container_lo <= i < container_hi else 0.0,
+            container_share,
+            1.0 if run_lo <= i < run_hi else 0.0,
+            math.log1p(distance),
+            good_prefix[i] / total_good,
+            (good_prefix[-1] - good_prefix[i + 1]) / total_good,
+            (good_prefix[record_hi] - good_prefix[record_lo] - own_good) / record_chars if record_chars > 0 else first[i],
+        ])
+    return rows
+
+
+def _best_run(gain: list[float]) -> tuple[int, int]:
+    """The run of paragraphs with the largest sum of ``gain`` (Kadane), as a half-open range."""
+    best, best_range = 0.0, (0, 0)
+    current, start = 0.0, 0
+    for i, value in enumerate(gain):
+        if current <= 0:
+            current, start = value, i
+        else:
+            current += value
+        if current > best:
+            best, best_range = current, (start, i + 1)
+    return best_range

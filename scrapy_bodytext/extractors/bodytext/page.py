@@ -1,0 +1,134 @@
+"""Page-level evidence for the article probability.
+
+Two kinds: what the page declares and how it is built (``page_evidence``: schema.org types, a
+publication date, ``og:type``, linked headings of teaser lists, shop forms, timestamps, images, the
+URL's shape), computed once per page; and what the selection found (``article_row``: how much of
+the page's prose the main text holds, its size, link share and contiguity, the paragraph scores).
+URL evidence is kept apart (names starting ``url_``), zero when the page has no URL, so that the
+model can be checked with and without it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import urlsplit
+
+from ...document import Document
+from .units import Paragraphs
+
+#: schema.org types of article pages and of listing/collection pages
+ARTICLE_TYPES = frozenset(
+    "Article NewsArticle BlogPosting Report ReportageNewsArticle AnalysisNewsArticle OpinionNewsArticle "
+    "BackgroundNewsArticle ReviewNewsArticle TechArticle ScholarlyArticle LiveBlogPosting SocialMediaPosting "
+    "DiscussionForumPosting Recipe Review".split()
+)
+LISTING_TYPES = frozenset("CollectionPage ItemList SearchResultsPage Product Offer AggregateOffer".split())
+_URL_NUMBER_RE = re.compile(r"\d{5,}")
+#: URL path words of shop, listing and search pages (generic e-commerce and CMS vocabulary)
+_URL_LISTING_RE = re.compile(
+    r"/(?:products?|shop|store|cart|collections?|category|categories|cat|tags?|topics?|section|search|"
+    r"archive|page|author|coupons?|deals?|itm|ip|pr|p)(?:/|$|[-_])",
+    re.IGNORECASE,
+)
+
+PAGE_FEATURES = (
+    "og_article", "has_article_tag", "log_page_links", "best_node_p", "structured_article", "structured_listing",
+    "published", "linked_headings", "log_form_controls", "log_time_tags", "log_images_per_kchar", "log_headings",
+    "page_link_density",
+)
+URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words")
+SELECTION_FEATURES = (
+    "selected_share", "log_selected_chars", "selected_link_density", "log_paragraphs", "mean_stop_density",
+    "long_paragraphs", "mean_paragraph_score", "log_runs", "largest_run_share",
+)
+FEATURES = (*SELECTION_FEATURES, *PAGE_FEATURES, *URL_FEATURES)
+
+
+def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
+    """Values of ``PAGE_FEATURES`` followed by ``URL_FEATURES`` for one page."""
+    types = doc.structured_types
+    tags = doc.tags
+    chars, link_chars, heading = paras.chars, paras.link_chars, paras.heading
+    linked_headings = sum(1 for h, c, l in zip(heading, chars, link_chars) if h and c and l > 0.5 * c)
+    controls = sum(map(tags.count, ("input", "button", "select", "textarea")))
+    headings = sum(map(tags.count, ("h2", "h3", "h4")))
+    total_chars = sum(chars)
+    kchars = max(total_chars, 1) / 1000
+    return [
+        1.0 if doc.og_type == "article" else 0.0,
+        1.0 if "article" in tags else 0.0,
+        math.log1p(paras.links),
+        paras.best_node_p,
+        1.0 if types & ARTICLE_TYPES else 0.0,
+        1.0 if types & LISTING_TYPES else 0.0,
+        1.0 if doc.published else 0.0,
+        math.log1p(linked_headings),
+        math.log1p(controls),
+        math.log1p(tags.count("time")),
+        math.log1p(tags.count("img") / kchars),
+        math.log1p(headings),
+        sum(link_chars) / total_chars if total_chars else 1.0,
+        *url_evidence(doc.url),
+    ]
+
+
+def url_evidence(url: str | None) -> tuple[float, ...]:
+    """The URL's shape: article slugs and ids versus short section, shop and search paths. A missing
+    URL gives zeros; a ``file:`` URL gives its words but not its depth."""
+    slug_words = long_number = depth = is_root = shop_words = 0.0
+    parts = urlsplit(url) if url else None
+    if parts is not None and parts.scheme in ("http", "https", "file"):
+        path = parts.path
+        segments = [segment for segment in path.split("/") if segment]
+        depth = float(len(segments))
+        is_root = 1.0 if not segments else 0.0
+        longest = max(segments, key=len, default="")
+        slug_words = float(len([w for w in re.split(r"[-_+.]", longest) if w.isalpha()]))
+        long_number = 1.0 if _URL_NUMBER_RE.search(path) else 0.0
+        shop_words = 1.0 if _URL_LISTING_RE.search(path) else 0.0
+        if parts.scheme == "file":  # a local path's depth tells where the files lie, not the site's shape
+            depth = is_root = 0.0
+    return min(slug_words, 12.0) / 4, long_number, min(depth, 8.0) / 4, is_root, shop_words
+
+
+def article_row(paras: Paragraphs, evidence: list[float], keep: list[int], scores: list[float]) -> list[float]:
+    """Values of ``FEATURES`` for a page whose main text is the paragraphs ``keep``."""
+    chars, link_chars = paras.chars, paras.link_chars
+    selected = sum(chars[i] for i in keep)
+    selected_valid = selected - sum(link_chars[i] for i in keep)
+    page_chars = sum(chars) or 1
+    page_valid = max(1, page_chars - sum(link_chars))
+    stop = sum(paras.stop_density[i] * chars[i] for i in keep) / selected if selected else 0.0
+    mean_score = sum(scores[i] * chars[i] for i in keep) / selected if selected else 0.0
+    runs, largest = _contiguity(paras, keep, selected)
+    return [
+        selected_valid / page_valid,
+        math.log1p(selected),
+        1 - selected_valid / selected if selected else 1.0,
+        math.log1p(len(keep)),
+        stop,
+        math.log1p(sum(1 for i in keep if chars[i] >= 150)),
+        mean_score,
+        runs,
+        largest,
+        *evidence,
+    ]
+
+
+def _contiguity(paras: Paragraphs, keep: list[int], selected: int) -> tuple[float, float]:
+    """How contiguous the main text is (BTE's and TTR's evidence): the log of the number of runs of
+    kept paragraphs, and the largest run's share of the kept text. An article is one or a few long
+    runs; a listing page's teasers are many short runs split by links."""
+    if not keep:
+        return 0.0, 0.0
+    chars, link_chars = paras.chars, paras.link_chars
+    runs, run, largest = 1, chars[keep[0]], 0
+    for previous, current in zip(keep, keep[1:]):
+        if any(chars[j] >= 30 or link_chars[j] > 0 for j in range(previous + 1, current)):
+            runs += 1
+            largest = max(largest, run)
+            run = 0
+        run += chars[current]
+    largest = max(largest, run)
+    return math.log(runs), largest / selected if selected else 0.0

@@ -1,0 +1,5 @@
+import sys
+
+from .crossval import main
+
+sys.exit(main())

@@ -1,0 +1,317 @@
+"""The validation harness: out-of-fold figures of the default method beside the peers, and the fit.
+
+    python -m scrapy_bodytext.training CORPUS [--folds source|site] [--write]
+
+Every number of the default method that is fitted or chosen is fitted or chosen here, on
+out-of-fold (OOF) scores only: the paragraph models (first pass, then the second pass on OOF
+first-pass scores), the paragraph cut, the article model (on OOF paragraph scores), its class
+weight and its calibration map. The figures printed are OOF: each page is scored by models fitted
+without its fold (its source, or its group of sites) and without any page of its own site.
+trafilatura (without comments) and readability-lxml are run on the same pages in the same run.
+With ``--write`` the models are then fitted on every page and written to the extractor's
+``model.json`` with the corpus fingerprint, the date, the settings and the OOF summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..evaluation.metrics import ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, token_f1
+from ..extractors.bodytext import page as page_level
+from ..extractors.bodytext import select
+from ..extractors.bodytext.model import MODEL_FILE, read_model
+from .article_model import (
+    ArticleSettings, Calibration, cross_calibrated, fit_article, out_of_fold_scores, without_url,
+)
+from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
+from .folds import assign_folds
+from .paragraph_models import (
+    ParagraphSettings, ParagraphTable, context_matrix, fit_first, fit_second, out_of_fold, per_page,
+)
+from .peers import peer_texts
+
+#: sources smaller than this are left out together (one fold), not one by one
+SMALL_SOURCE = 30
+#: paragraph cuts tried; the one with the best OOF shingle F1 is kept
+CUTS = (0.4, 0.45, 0.5, 0.55)
+#: class weights of articles tried for the article model (articles dropped must stay under 1 %)
+ARTICLE_WEIGHTS = (2.0, 4.0, 8.0)
+MAX_ARTICLES_DROPPED = 0.01
+
+
+def fold_names(pages: Sequence[PageData], mode: str) -> list[str]:
+    """Folds of ``assign_folds``, with sources under ``SMALL_SOURCE`` pages merged into one fold."""
+    sizes: dict[str, int] = defaultdict(int)
+    for data in pages:
+        sizes[data.source] += 1
+    folds = assign_folds(pages, mode)
+    return [f"small sources{name[len(data.source):]}" if sizes[data.source] < SMALL_SOURCE else name
+            for data, name in zip(pages, folds)]
+
+
+@dataclass
+class TextFigures:
+    pages: int = 0
+    token_f1: list[float] = field(default_factory=list)
+    shingles: list[ShingleMatch] = field(default_factory=list)
+
+    def add(self, text: str, gold: str) -> None:
+        self.pages += 1
+        self.token_f1.append(token_f1(text, gold))
+        self.shingles.append(shingle_match(text, gold))
+
+    def row(self) -> tuple[float, float, float, float]:
+        p, r, f = shingle_prf(self.shingles)
+        return statistics.fmean(self.token_f1) if self.token_f1 else math.nan, p, r, f
+
+
+def selected_texts(pages: Sequence[PageData], scores: list[list[float] | None], cut: float,
+                   relative_cut: float) -> dict[int, tuple[str, list[int]]]:
+    """Per page with paragraphs: the main text the selection gives and the kept paragraphs."""
+    found = {}
+    for k, data in enumerate(pages):
+        if data.paras is None:
+            continue
+        keep = select(data.paras, scores[k], cut, relative_cut)
+        found[k] = ("\n".join(data.texts[i] for i in keep), keep)
+    return found
+
+
+def text_figures(pages: Sequence[PageData], texts: dict[int, str]) -> dict[str, TextFigures]:
+    """Figures on article pages, per source and ``"all"``."""
+    figures: dict[str, TextFigures] = defaultdict(TextFigures)
+    for k, data in enumerate(pages):
+        if data.is_article:
+            text = texts.get(k, "")
+            figures[data.source].add(text, data.gold)
+            figures["all"].add(text, data.gold)
+    return figures
+
+
+def judgement(pages: Sequence[PageData], probabilities: dict[int, float], texts: dict[int, str],
+              threshold: float) -> dict[str, float]:
+    """Article judgement at ``threshold`` (pages without paragraphs count as judged non-articles)."""
+    labels, values = [], []
+    dropped = kept = 0
+    for k, data in enumerate(pages):
+        p = probabilities.get(k, 0.0)
+        judged = p >= threshold and bool(texts.get(k))
+        labels.append(data.is_article)
+        values.append(p)
+        if data.is_article and not judged:
+            dropped += 1
+        if not data.is_article and judged:
+            kept += 1
+    articles = sum(labels)
+    others = len(labels) - articles
+    return {
+        "articles": articles, "non_articles": others, "articles_dropped": dropped,
+        "articles_dropped_share": dropped / max(articles, 1), "non_articles_dropped": others - kept,
+        "non_articles_dropped_share": (others - kept) / max(others, 1),
+        "accuracy": 1 - (dropped + kept) / max(len(labels), 1), "roc_auc": roc_auc(values, labels) or math.nan,
+        "brier": brier_score(values, labels),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scrapy_bodytext.training", description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", help="labelled corpus folder (index.jsonl + pages)")
+    parser.add_argument("--folds", choices=("source", "site"), default="source",
+                        help="source: leave one source out (default); site: groups of sites inside each source")
+    parser.add_argument("--cache", help="pickle file keeping the parsed pages between runs")
+    parser.add_argument("--peer-cache", help="pickle file keeping the peers' texts between runs")
+    parser.add_argument("--no-peers", action="store_true", help="do not run trafilatura and readability")
+    parser.add_argument("--write", action="store_true", help=f"fit on every page and write {MODEL_FILE.name}")
+    parser.add_argument("--json", help="also write the figures to this JSON file")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    log = lambda message: print(f"[{time.perf_counter() - started:5.0f} s] {message}", file=sys.stderr)  # noqa: E731
+    pages = load_dataset(args.corpus, args.cache)
+    folds = fold_names(pages, args.folds)
+    log(f"{len(pages)} pages, {len(set(folds))} folds ({args.folds})")
+    settings = ParagraphSettings()
+    table = ParagraphTable.of(pages, settings)
+
+    first_values = out_of_fold(pages, folds, table, table.base, lambda x, y, w: fit_first(x, y, w, settings),
+                               "first pass")
+    first = per_page(pages, table, first_values)
+    second_x = np.hstack([table.base, context_matrix(pages, table, first)])
+    second_values = out_of_fold(pages, folds, table, second_x, lambda x, y, w: fit_second(x, y, w, settings),
+                                "second pass")
+    second = per_page(pages, table, second_values)
+
+    cut_grid = {}
+    for cut in CUTS:
+        chosen = selected_texts(pages, second, cut, settings.relative_cut)
+        cut_grid[cut] = text_figures(pages, {k: text for k, (text, _) in chosen.items()})["all"].row()[3]
+    cut = max(cut_grid, key=cut_grid.get)
+    settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
+    chosen = selected_texts(pages, second, cut, settings.relative_cut)
+    texts = {k: text for k, (text, _) in chosen.items()}
+    ours = text_figures(pages, texts)
+    log(f"cut {cut} chosen: " + ", ".join(f"{c}: {f:.4f}" for c, f in cut_grid.items()))
+
+    rows = {k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k])
+            for k, (_, keep) in chosen.items()}
+    article_settings, article_figures = choose_article_weight(pages, folds, rows, texts)
+    log(f"article class weight {article_settings.article_weight} chosen")
+
+    peers = {} if args.no_peers else peer_texts(pages, args.corpus, args.peer_cache, log)
+    peer_figures = {name: text_figures(pages, found) for name, found in peers.items()}
+
+    report = {
+        "corpus": str(args.corpus), "corpus_fingerprint": corpus_fingerprint(args.corpus),
+        "code_fingerprint": code_fingerprint(), "date": datetime.date.today().isoformat(), "folds": args.folds,
+        "settings": asdict(settings), "article_settings": asdict(article_settings),
+        "cut_grid": {str(c): round(f, 4) for c, f in cut_grid.items()},
+        "text": {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
+                                  (round(v, 4) for v in fig.row()))) for source, fig in ours.items()},
+        "peers": {name: {source: round(fig.row()[3], 4) for source, fig in figs.items()}
+                  for name, figs in peer_figures.items()},
+        "judgement": article_figures["judgement"],
+        "reliability": article_figures["reliability"],
+    }
+    print_report(pages, folds, ours, peer_figures, article_figures, cut_grid, args.folds)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
+    if args.write:
+        model = fit_all(pages, table, first, second, rows, settings, article_settings, article_figures, report)
+        read_model(model)  # the file must load with the code that wrote it
+        MODEL_FILE.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+        log(f"wrote {MODEL_FILE}")
+    return 0
+
+
+def choose_article_weight(pages, folds, rows, texts) -> tuple[ArticleSettings, dict]:
+    """The article class weight with the most non-articles dropped while at most
+    ``MAX_ARTICLES_DROPPED`` of the articles are, with and without URLs (OOF, cross-calibrated)."""
+    tried = {}
+    for weight in ARTICLE_WEIGHTS:
+        settings = ArticleSettings(article_weight=weight)
+        with_url, no_url = out_of_fold_scores(pages, folds, rows, settings)
+        reference = [*with_url.items(), *no_url.items()]
+        calibrated = {name: cross_calibrated(pages, folds, scores, reference)
+                      for name, scores in (("with URL", with_url), ("without URL", no_url))}
+        figures = {name: judgement(pages, values, texts, settings.threshold) for name, values in calibrated.items()}
+        tried[weight] = (settings, figures, calibrated, with_url, no_url)
+    def quality(weight):
+        figures = tried[weight][1]
+        worst_drop = max(f["articles_dropped_share"] for f in figures.values())
+        return (worst_drop <= MAX_ARTICLES_DROPPED, min(f["non_articles_dropped_share"] for f in figures.values()),
+                -worst_drop)
+    weight = max(tried, key=quality)
+    settings, figures, calibrated, with_url, no_url = tried[weight]
+    values = calibrated["with URL"]
+    keys = sorted(values)
+    table = reliability_table([values[k] for k in keys], [pages[k].is_article for k in keys])
+    return settings, {
+        "judgement": figures,
+        "reliability": [asdict(b) for b in table],
+        "raw": {"with URL": with_url, "without URL": no_url},
+        "tried": {w: tried[w][1] for w in tried},
+    }
+
+
+def fit_all(pages, table, first, second, rows, settings, article_settings, article_figures, report) -> dict:
+    """Every model fitted on every page (second pass and article model on OOF inputs), as JSON."""
+    from ..extractors.bodytext import context, units
+
+    first_model = fit_first(table.base, table.label, table.weight, settings)
+    second_x = np.hstack([table.base, context_matrix(pages, table, first)])
+    second_model = fit_second(second_x, table.label, table.weight, settings)
+    keys = sorted(rows)
+    article_model = fit_article(np.array([rows[k] for k in keys]), np.array([pages[k].is_article for k in keys], float),
+                                article_settings)
+    raw = article_figures["raw"]
+    pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
+    calibration = Calibration.fit(np.array([s for _, s in pooled]), np.array([pages[k].is_article for k, _ in pooled], float))
+    second_names = (*units.FEATURES, *context.FEATURES)
+    linear = lambda model, names: {  # noqa: E731
+        "intercept": round(float(model.intercept), 6),
+        "weights": {name: round(float(w), 6) for name, w in zip(names, model.weights)},
+    }
+    trees = second_model.trees
+    return {
+        "about": {key: report[key] for key in ("date", "corpus", "corpus_fingerprint", "code_fingerprint", "folds",
+                                              "settings", "article_settings", "cut_grid", "judgement")}
+        | {"out_of_fold_text": report["text"]["all"]},
+        "selection": {"cut": settings.cut, "relative_cut": settings.relative_cut},
+        "first_pass": linear(first_model, units.FEATURES),
+        "second_pass": {
+            "linear": linear(second_model.linear, second_names),
+            "trees": {
+                "base": round(float(trees.base), 6),
+                "trees": [
+                    {"questions": [[second_names[f], float(t)] for f, t in zip(fs, ts)],
+                     "leaves": [round(float(v), 6) for v in leaves]}
+                    for fs, ts, leaves in zip(trees.features.tolist(), trees.thresholds.tolist(), trees.leaves.tolist())
+                ],
+            },
+        },
+        "article": linear(article_model, page_level.FEATURES),
+        "calibration": {"scores": [round(float(v), 6) for v in calibration.centres],
+                        "probabilities": [round(float(v), 6) for v in calibration.values]},
+    }
+
+
+def print_report(pages, folds, ours, peer_figures, article_figures, cut_grid, mode) -> None:
+    sources = sorted(s for s in ours if s != "all") + ["all"]
+    names = list(peer_figures)
+    print(f"Out-of-fold figures ({mode} folds: no page is scored by a model fitted on its fold or its site); "
+          f"{len(pages)} pages")
+    print()
+    print("Main text on article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1)")
+    print()
+    header = "| source | pages | bodytext F1 | P | R | shingle F1 |"
+    for name in names:
+        header += f" {name} F1 | P | R | shingle F1 | Δ |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    for source in sources:
+        fig = ours[source]
+        t, p, r, f = fig.row()
+        line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** |"
+        for name in names:
+            pt, pp, pr, pf = peer_figures[name][source].row()
+            line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {f - pf:+.3f} |"
+        print(line)
+    print()
+    print("Paragraph cut (OOF shingle F1, all articles): " + ", ".join(f"{c} → {f:.4f}" for c, f in cut_grid.items()))
+    print()
+    print("Article judgement at the threshold, OOF and cross-calibrated:")
+    print()
+    print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
+    print("|---|---|---|---|---|---|")
+    for name, fig in article_figures["judgement"].items():
+        print(f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
+              f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
+              f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |")
+    print()
+    print("Reliability (OOF, with URLs): share of articles among the pages given each probability")
+    print()
+    print("| probability | pages | mean probability | article share | gap |")
+    print("|---|---|---|---|---|")
+    for b in article_figures["reliability"]:
+        if b["pages"]:
+            gap = b["article_share"] - b["mean_probability"]
+            print(f"| {b['low']:.1f}–{b['high']:.1f} | {b['pages']} | {b['mean_probability']:.3f} | "
+                  f"{b['article_share']:.3f} | {gap:+.3f} |")
+    print()
+    tried = article_figures["tried"]
+    print("Article class weights tried (OOF articles dropped / non-articles dropped, with URL; without URL): " + "; ".join(
+        f"{w}: {f['with URL']['articles_dropped_share']:.1%} / {f['with URL']['non_articles_dropped_share']:.1%}, "
+        f"{f['without URL']['articles_dropped_share']:.1%} / {f['without URL']['non_articles_dropped_share']:.1%}"
+        for w, f in tried.items()))

@@ -1,0 +1,160 @@
+"""The fitters every model of the project is made with (numpy, offline).
+
+* ``fit_logistic``: weighted, L2-regularised logistic regression by Newton's method (the bias is not
+  regularised).
+* ``fit_trees``: gradient-boosted *oblivious* trees for the log loss: each tree asks the same
+  question (feature > threshold) of every row at each of its levels, so a tree of depth d is d
+  questions and 2**d leaf values, and the whole model is evaluated with a few array operations
+  (``scrapy_bodytext.extractors.trees``). Histogram splits on quantile bins, shrinkage, L2 on leaves.
+* ``fit_isotonic``: pool-adjacent-violators, for calibrating a score into a probability.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -35, 35)))
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, l2: float = 1.0) -> np.ndarray:
+    """Coefficients of a logistic regression; column 0 of ``x`` is the bias (all ones)."""
+    w = np.ones(len(y)) if w is None else w
+    beta = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(60):
+        p = sigmoid(x @ beta)
+        gradient = x.T @ (w * (p - y)) + penalty * beta
+        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return beta
+
+
+@dataclass
+class Trees:
+    """Boosted oblivious trees: ``raw(x) = base + sum_t leaves[t, index_t(x)]`` where bit ``k`` of
+    ``index_t(x)`` is ``x[features[t, k]] > thresholds[t, k]``."""
+
+    base: float
+    features: np.ndarray  # (trees, depth) column indices
+    thresholds: np.ndarray  # (trees, depth)
+    leaves: np.ndarray  # (trees, 2**depth)
+
+    def raw(self, x: np.ndarray) -> np.ndarray:
+        if not len(self.features):
+            return np.full(len(x), self.base)
+        depth = self.features.shape[1]
+        bits = x[:, self.features] > self.thresholds  # (rows, trees, depth)
+        index = bits.astype(np.int64) @ (1 << np.arange(depth))
+        return self.base + self.leaves[np.arange(len(self.features)), index].sum(axis=1)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return sigmoid(self.raw(x))
+
+
+def quantile_bins(x: np.ndarray, bins: int) -> list[np.ndarray]:
+    """Per column, the distinct candidate thresholds (quantiles of its values)."""
+    edges = []
+    qs = np.linspace(0, 1, bins + 1)[1:-1]
+    for column in x.T:
+        values = np.unique(np.quantile(column, qs, method="lower"))
+        edges.append(values)
+    return edges
+
+
+def fit_trees(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, *, trees: int = 200, depth: int = 4,
+    learning_rate: float = 0.1, l2: float = 10.0, bins: int = 32,
+    subsample: float = 1.0, seed: int = 0,
+) -> Trees:
+    """Boost ``trees`` oblivious trees of ``depth`` levels on the weighted log loss of ``y`` in [0, 1]."""
+    rng = np.random.default_rng(seed)
+    n, m = x.shape
+    w = np.ones(n) if w is None else np.asarray(w, float)
+    w = w * (n / w.sum())
+    edges = quantile_bins(x, bins)
+    n_bins = max((len(e) + 1 for e in edges), default=1)
+    binned = np.empty((n, m), np.int64)
+    for j in range(m):
+        binned[:, j] = np.searchsorted(edges[j], x[:, j], side="left") + j * n_bins  # x <= edge[b-1] -> bin < b
+    # thresholds padded to n_bins - 1 per column; a padded one can never be chosen
+    usable = np.zeros((m, n_bins - 1), bool)
+    for j, e in enumerate(edges):
+        usable[j, : len(e)] = True
+    mean = np.clip(np.average(y, weights=w), 1e-6, 1 - 1e-6)
+    base = float(np.log(mean / (1 - mean)))
+    raw = np.full(n, base)
+    chosen_f, chosen_t, chosen_leaves = [], [], []
+    size = 1 << depth
+    for _ in range(trees):
+        p = sigmoid(raw)
+        g, h = w * (p - y), w * np.maximum(p * (1 - p), 1e-6)
+        rows = np.flatnonzero(rng.random(n) < subsample) if subsample < 1 else np.arange(n)
+        rb, rg, rh = binned[rows], g[rows], h[rows]
+        leaf = np.zeros(len(rows), np.int64)
+        tree_f, tree_t = [], []
+        for level in range(depth):
+            n_leaves = 1 << level
+            cells = m * n_bins
+            index = (leaf * cells)[:, None] + rb  # (rows, m): leaf, column, bin
+            gh = np.bincount(index.ravel(), weights=np.repeat(rg, m), minlength=n_leaves * cells)
+            hh = np.bincount(index.ravel(), weights=np.repeat(rh, m), minlength=n_leaves * cells)
+            gh, hh = gh.reshape(n_leaves, m, n_bins), hh.reshape(n_leaves, m, n_bins)
+            gl, hl = np.cumsum(gh, axis=2)[:, :, :-1], np.cumsum(hh, axis=2)[:, :, :-1]
+            gt, ht = gh.sum(axis=2, keepdims=True), hh.sum(axis=2, keepdims=True)
+            gain = (gl**2 / (hl + l2) + (gt - gl) ** 2 / (ht - hl + l2)).sum(axis=0)  # (m, n_bins - 1)
+            gain[~usable] = -np.inf
+            j, b = np.unravel_index(int(np.argmax(gain)), gain.shape)
+            if not np.isfinite(gain[j, b]):
+                break
+            tree_f.append(int(j))
+            tree_t.append(float(edges[j][b]))
+            leaf |= ((rb[:, j] - j * n_bins) > b).astype(np.int64) << level
+        while len(tree_f) < depth:  # no split left: pad with a question every row answers "no"
+            tree_f.append(0)
+            tree_t.append(np.inf)
+        full_index = np.zeros(n, np.int64)
+        for k, (jj, tt) in enumerate(zip(tree_f, tree_t)):
+            full_index |= (x[:, jj] > tt).astype(np.int64) << k
+        gs = np.bincount(full_index[rows], weights=rg, minlength=size)
+        hs = np.bincount(full_index[rows], weights=rh, minlength=size)
+        values = -learning_rate * gs / (hs + l2)
+        chosen_f.append(tree_f)
+        chosen_t.append(tree_t)
+        chosen_leaves.append(values)
+        raw += values[full_index]
+    return Trees(base, np.array(chosen_f, np.int64).reshape(-1, depth), np.array(chosen_t, float).reshape(-1, depth),
+                 np.array(chosen_leaves, float).reshape(-1, size))
+
+
+def fit_isotonic(scores: np.ndarray, labels: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Non-decreasing step map from score to probability (pool adjacent violators): returns the
+    block upper score bounds and their probabilities; ``apply_isotonic`` interpolates between them."""
+    order = np.argsort(scores, kind="stable")
+    s, y = scores[order], labels[order].astype(float)
+    w = np.ones(len(s)) if w is None else w[order]
+    values, weights, highs, lows = [], [], [], []
+    for score, label, weight in zip(s, y, w):
+        values.append(label)
+        weights.append(weight)
+        lows.append(score)
+        highs.append(score)
+        while len(values) > 1 and values[-2] >= values[-1]:
+            v2, w2, h2 = values.pop(), weights.pop(), highs.pop()
+            lows.pop()
+            values[-1] = (values[-1] * weights[-1] + v2 * w2) / (weights[-1] + w2)
+            weights[-1] += w2
+            highs[-1] = h2
+    centres = np.array([(lo + hi) / 2 for lo, hi in zip(lows, highs)])
+    return centres, np.array(values)
+
+
+def apply_isotonic(centres: np.ndarray, values: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    return np.interp(scores, centres, values)

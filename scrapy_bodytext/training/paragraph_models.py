@@ -1,0 +1,147 @@
+"""The paragraph models of the default method, fitted and scored out of fold.
+
+First pass: a logistic model over each candidate paragraph's own features (``units.FEATURES``).
+Second pass: the same features plus the context of the first-pass scores (``context.FEATURES``),
+scored by two models whose probabilities are averaged — a logistic model (smooth, extrapolates
+gently to pages unlike the corpus) and boosted oblivious trees (interactions: a short line is main
+text between good paragraphs, not among menus). As in stacking, the second pass is fitted on
+first-pass scores that are themselves out of fold.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..extractors.bodytext import context
+from .dataset import PageData
+from .fitting import Trees, fit_logistic, fit_trees, sigmoid
+from .folds import training_indices
+
+
+@dataclass(frozen=True)
+class ParagraphSettings:
+    """Hyperparameters of the paragraph models and of the selection."""
+
+    first_l2: float = 1.0
+    second_l2: float = 1.0
+    trees: int = 100
+    depth: int = 4
+    learning_rate: float = 0.2
+    tree_l2: float = 10.0
+    subsample: float = 0.5
+    non_article_weight: float = 0.5  # paragraphs of non-article pages count this much
+    max_weight_chars: int = 2000  # a paragraph weighs sqrt(min(chars, this))
+    cut: float = 0.5
+    relative_cut: float = 0.5
+
+
+@dataclass
+class ParagraphTable:
+    """Every candidate paragraph of every page: its page, its index there, features, label, weight."""
+
+    page: np.ndarray
+    index: np.ndarray
+    base: np.ndarray
+    label: np.ndarray
+    weight: np.ndarray
+    page_rows: dict[int, np.ndarray] = field(default_factory=dict)  # page -> its rows in the table
+
+    @classmethod
+    def of(cls, pages: Sequence[PageData], settings: ParagraphSettings) -> ParagraphTable:
+        page, index, base, label, weight = [], [], [], [], []
+        for k, data in enumerate(pages):
+            if data.paras is None:
+                continue
+            share = 1.0 if data.is_article else settings.non_article_weight
+            for i, row in zip(data.paras.candidates, data.paras.rows):
+                page.append(k)
+                index.append(i)
+                base.append(row)
+                label.append(data.labels[i])
+                weight.append(math.sqrt(min(data.paras.chars[i], settings.max_weight_chars)) * share)
+        table = cls(np.array(page), np.array(index), np.array(base, float), np.array(label, float),
+                    np.array(weight, float))
+        order = np.argsort(table.page, kind="stable")
+        bounds = np.searchsorted(table.page[order], np.arange(len(pages) + 1))
+        table.page_rows = {k: order[bounds[k]:bounds[k + 1]] for k in range(len(pages)) if bounds[k + 1] > bounds[k]}
+        return table
+
+    def rows_of(self, page_indices: Sequence[int]) -> np.ndarray:
+        parts = [self.page_rows[k] for k in page_indices if k in self.page_rows]
+        return np.concatenate(parts) if parts else np.zeros(0, int)
+
+
+@dataclass
+class Linear:
+    """A fitted logistic model: intercept and one weight per column."""
+
+    intercept: float
+    weights: np.ndarray
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return sigmoid(self.intercept + x @ self.weights)
+
+
+def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float) -> Linear:
+    beta = fit_logistic(np.c_[np.ones(len(x)), x], y, w, l2=l2)
+    return Linear(float(beta[0]), beta[1:])
+
+
+@dataclass
+class SecondPass:
+    linear: Linear
+    trees: Trees
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return (self.linear.predict(x) + self.trees.predict(x)) / 2
+
+
+def fit_first(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> Linear:
+    return fit_linear(x, y, w, settings.first_l2)
+
+
+def fit_second(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> SecondPass:
+    trees = fit_trees(x, y, w, trees=settings.trees, depth=settings.depth, learning_rate=settings.learning_rate,
+                      l2=settings.tree_l2, subsample=settings.subsample)
+    return SecondPass(fit_linear(x, y, w, settings.second_l2), trees)
+
+
+def out_of_fold(pages: Sequence[PageData], folds: Sequence[str], table: ParagraphTable, x: np.ndarray,
+                fit: Callable[[np.ndarray, np.ndarray, np.ndarray], object], label: str = "") -> np.ndarray:
+    """Each table row's prediction by a model fitted without its fold and without its site."""
+    predicted = np.zeros(len(table.label))
+    started = time.perf_counter()
+    for fold in sorted(set(folds)):
+        held = [k for k, name in enumerate(folds) if name == fold]
+        train = table.rows_of(training_indices(pages, folds, fold))
+        test = table.rows_of(held)
+        if not len(test):
+            continue
+        model = fit(x[train], table.label[train], table.weight[train])
+        predicted[test] = model.predict(x[test])
+    if label:
+        print(f"  {label}: out-of-fold in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return predicted
+
+
+def per_page(pages: Sequence[PageData], table: ParagraphTable, values: np.ndarray) -> list[list[float] | None]:
+    """Table values spread back to one list per page (0 for paragraphs that are not candidates)."""
+    found: list[list[float] | None] = [None if p.paras is None else [0.0] * len(p.paras.starts) for p in pages]
+    for k, i, value in zip(table.page.tolist(), table.index.tolist(), values.tolist()):
+        found[k][i] = value
+    return found
+
+
+def context_matrix(pages: Sequence[PageData], table: ParagraphTable, first: list[list[float] | None]) -> np.ndarray:
+    """The second pass's context features of every table row, from per-page first-pass scores."""
+    rows = np.zeros((len(table.label), len(context.FEATURES)))
+    for k, data in enumerate(pages):
+        if k in table.page_rows:
+            rows[table.page_rows[k]] = context.context_rows(data.paras, first[k])
+    return rows
