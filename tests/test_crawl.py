@@ -3,6 +3,7 @@ with its fields or dropped with a reason, none lost."""
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 from urllib.parse import urlsplit
@@ -15,6 +16,7 @@ from http_server import SITE, SiteServer, site_pages
 from scrapy.http import HtmlResponse
 
 from scrapy_bodytext import ExtractionResult, extract, extractors
+from scrapy_bodytext.review import FIELDS
 from scrapy_bodytext.settings import FIELD_PRESETS
 
 ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
@@ -272,6 +274,19 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     after = [json.loads(line) for line in recorded.read_text(encoding="utf-8").splitlines()]
     assert len(after) == crawl.stored
     assert not {row["url"] for row in after if row["class"] == "ArticleItem"} & rejected
+
+
+def test_the_review_feed_takes_feeds_options(site, tmp_path):
+    """A FEEDS-style entry: CSV, a URI parameter (the spider's name) and overwrite."""
+    review = tmp_path / "site-rejected.csv"
+    review.write_text("left from an earlier crawl\n")
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "FEED_EXPORT_FIELDS": ["url", "kind"], "BODYTEXT_REJECTED_FEED": {
+        str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}}}, start=site.url("/index.html"))
+    assert_clean(crawl)
+    rows = list(csv.DictReader(review.read_text(encoding="utf-8").splitlines()))
+    assert list(rows[0]) == FIELDS
+    assert {row["url"] for row in rows} == dropped_pages(crawl) and len(rows) == crawl.dropped
+    assert all(set(item) == {"url", "kind"} for item in crawl.items)  # FEED_EXPORT_FIELDS is for the items
 
 
 # --- real pages ------------------------------------------------------------------------------------

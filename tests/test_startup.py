@@ -144,3 +144,11 @@ def test_none_or_empty_on_the_command_line_writes_no_field(site, tmp_path, none)
     items = [json.loads(line) for line in feed.read_text().splitlines()]
     assert items and "item_dropped_reasons_count/NotAnArticle" in output  # verdicts still applied
     assert all(set(item) == {"url", "article_probability", "language"} for item in items)
+
+
+def test_a_review_feed_scrapy_cannot_write_is_one_error_line(site, tmp_path):
+    status, output = scrapy(tmp_path, write_runspider(tmp_path, ADDON), "-a", f"start={site.url('/index.html')}",
+                            "-s", "BODYTEXT_REJECTED_FEED=rejected.xyz")
+    assert status == 1 and "Traceback" not in output
+    errors = lines_at("ERROR", output) + lines_at("CRITICAL", output)
+    assert len(errors) == 1 and "BODYTEXT_REJECTED_FEED: 'rejected.xyz': unknown feed format 'xyz'" in errors[0]
