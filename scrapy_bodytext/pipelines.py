@@ -252,7 +252,8 @@ class BodyTextPipeline:
         return missing
 
     def _warn_missing_components(self) -> None:
-        """Manual enabling that forgot a component would leave every item untagged: say so."""
+        """Manual enabling that forgot a component would leave every item untagged, or write no review
+        feed: say so."""
         settings = self.crawler.settings
         for setting, component in (
             ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+from collections import Counter
 from urllib.parse import urlsplit
 
 import pytest
@@ -270,6 +271,10 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
         else:
             assert row["article_probability"] == 0.0
     assert {row["reason"] for row in rows if path_of(row) == "/big.html"} == {"too_large"}
+    reasons = sorted(Counter(row["reason"] for row in rows).items())
+    print(f"teaser crawl: items in {articles_in + links_in} ({articles_in} article, {links_in} link); "
+          f"stored {crawl.stored} ({len(links)} link, out of scope), dropped {crawl.dropped}; "
+          f"review feed: {len(rows)} pages {reasons}")
     # nothing rejected reached the storage pipeline after ours or the crawl's FEEDS
     after = [json.loads(line) for line in recorded.read_text(encoding="utf-8").splitlines()]
     assert len(after) == crawl.stored

@@ -360,3 +360,13 @@ def test_each_rejected_page_is_announced_once():
         extractor="scripted", title="", detail="")
     assert pages["https://example.com/e"].reason == "empty" and pages["https://example.com/e"].article_probability == 0
     assert stats(pipeline)["bodytext/pages/rejected"] == 2
+
+
+def test_a_review_feed_without_its_extension_is_reported(caplog):
+    by_hand = {"ADDONS": {}, "ITEM_PIPELINES": {BodyTextPipeline: 200},
+               "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
+               "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40}}
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        make_pipeline(**by_hand, BODYTEXT_REJECTED_FEED="rejected.jsonl").open_spider()
+    [warning] = [record.getMessage() for record in caplog.records]
+    assert "BODYTEXT_REJECTED_FEED" in warning and "RejectedFeed" in warning
