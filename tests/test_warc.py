@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,8 @@ class ArchiveBuilder:
         self.count = 0
 
     def response(self, url: str, body: bytes, content_type: str = "text/html; charset=utf-8",
-                 status: str = "200 OK") -> None:
-        headers = StatusAndHeaders(status, [("Content-Type", content_type)], protocol="HTTP/1.1")
+                 status: str = "200 OK", headers: list[tuple[str, str]] = ()) -> None:
+        headers = StatusAndHeaders(status, [("Content-Type", content_type), *headers], protocol="HTTP/1.1")
         self.starts[url] = self.buffer.tell()
         self._write(self.writer.create_warc_record(
             url, "response", payload=io.BytesIO(body), length=len(body), http_headers=headers))
@@ -241,3 +242,46 @@ def test_without_warcio_the_message_says_what_to_install(capsys, tmp_path: Path,
         next(iter_archive(io.BytesIO(b"WARC/1.0\r\n"), max_body_size=10))
     assert main(["extract", str(path)]) == 1
     assert "pip install 'scrapy-bodytext[warc]'" in capsys.readouterr().err
+
+
+def test_http_bodies_are_dechunked_and_decompressed():
+    body = page("Encoded")
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:100], body[100:])) + b"0\r\n\r\n"
+    archive = ArchiveBuilder()
+    archive.response("https://example.org/gzip", gzip.compress(body), headers=[("Content-Encoding", "gzip")])
+    archive.response("https://example.org/chunked-gzip", b"".join(
+        b"%x\r\n%s\r\n" % (len(part), part) for part in (gzip.compress(body),)) + b"0\r\n\r\n",
+        headers=[("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
+    archive.response("https://example.org/chunked", chunked, headers=[("Transfer-Encoding", "chunked")])
+    archive.response("https://example.org/deflate", zlib.compress(body), headers=[("Content-Encoding", "deflate")])
+    archive.response("https://example.org/stored-decoded", body, headers=[("Content-Encoding", "gzip")])
+    broken = bytearray(gzip.compress(body))
+    broken[30:60] = bytes(b ^ 0x5A for b in broken[30:60])
+    archive.response("https://example.org/broken", bytes(broken), headers=[("Content-Encoding", "gzip")])
+    found = {e.url.rsplit("/", 1)[1]: e for e in entries(archive.data())}
+    for name in ("gzip", "chunked-gzip", "chunked", "deflate", "stored-decoded"):
+        assert (found[name].kind, found[name].body) == ("html", body), name
+    assert (found["broken"].kind, found["broken"].reason) == ("skipped", "bad_payload")
+    assert "Content-Encoding" in found["broken"].detail
+
+
+def test_pages_can_be_extracted_by_an_ordered_map_of_the_callers_choice(capsys):
+    """The hook a parallel run uses: pages in, results out in the same order, rows as without it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scrapy_bodytext.api import extract_with_config
+    from scrapy_bodytext.cli.archive import extract_archive
+    from scrapy_bodytext.config import ExtractConfig
+
+    config = ExtractConfig()
+    data = standard_archive().data()
+    alone, pooled = io.StringIO(), io.StringIO()
+    assert extract_archive(io.BytesIO(data), "a", config, alone) == 0
+    with ThreadPoolExecutor(2) as pool:
+        def extract_many(pages):
+            return pool.map(lambda p: extract_with_config(p[0], config, url=p[1], content_type=p[2]), pages)
+
+        assert extract_archive(io.BytesIO(data), "a", config, pooled, extract_many=extract_many) == 0
+    assert pooled.getvalue() == alone.getvalue() and len(alone.getvalue().splitlines()) == 5
+    first, second = capsys.readouterr().err.split("== a\n")[1:]
+    assert first == second
