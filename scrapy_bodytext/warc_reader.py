@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, Generic, TypeVar
 
@@ -81,11 +81,11 @@ class _Reader(Generic[T]):
                 yield Damage(start, "truncated_record", "the file ends inside its first record", None)
                 return
             yield Damage(start, "corrupt_gzip" if place and place.gzipped else "bad_header",
-                         "no record header or gzip member at the start of the file", place and place.offset)
+                         "no record header or gzip member at the start of the file", place.offset if place else None)
         while place is not None:
             place = yield from (self._gzip_members(place.offset) if place.gzipped else self._plain(place.offset))
 
-    def _gzip_members(self, position: int) -> Iterator[T | Damage | _Place | None]:
+    def _gzip_members(self, position: int) -> Generator[T | Damage, None, _Place | None]:
         """Member after member from ``position``; returns where to go on after damage (None: the end)."""
         while True:
             self.replay.forget_before(position)
@@ -110,7 +110,7 @@ class _Reader(Generic[T]):
                     continue
             return (yield from self._report(position, failure, gzipped=True, search_from=position + 1))
 
-    def _plain(self, position: int) -> Iterator[T | Damage | _Place | None]:
+    def _plain(self, position: int) -> Generator[T | Damage, None, _Place | None]:
         """Records of an uncompressed archive from ``position``; returns where to go on after damage."""
         try:
             yield from self._records_in(PlainStretch(self.replay, position))
@@ -119,7 +119,7 @@ class _Reader(Generic[T]):
         return None
 
     def _report(self, offset: int, damage: Damaged, *, gzipped: bool,
-                search_from: int) -> Iterator[Damage | _Place | None]:
+                search_from: int) -> Generator[Damage, None, _Place | None]:
         place = self._next_place(search_from, tried=offset)
         kind = damage.kind
         if place is not None and place.gzipped != gzipped:  # what looked like one kind of archive is the other

@@ -285,3 +285,33 @@ def test_pages_can_be_extracted_by_an_ordered_map_of_the_callers_choice(capsys):
     assert pooled.getvalue() == alone.getvalue() and len(alone.getvalue().splitlines()) == 5
     first, second = capsys.readouterr().err.split("== a\n")[1:]
     assert first == second
+
+
+def test_a_read_error_midway_is_one_line_and_exit_1(capsys):
+    """A disk or pipe failing under the reader: the rows read so far are written, then one line."""
+    from scrapy_bodytext.cli.archive import extract_archive
+    from scrapy_bodytext.config import ExtractConfig
+
+    archive = ArchiveBuilder()
+    for i in range(300):
+        archive.response(f"https://example.org/{i}", page(f"Page {i}") + bytes(range(256)) * 8)  # ~2 kB each
+    data = archive.data()
+
+    class Failing(io.RawIOBase):
+        def __init__(self):
+            self.data = io.BytesIO(data[:len(data) // 2])
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            read = self.data.readinto(buffer)
+            if not read:
+                raise OSError(5, "Input/output error")
+            return read
+
+    out = io.StringIO()
+    assert extract_archive(io.BufferedReader(Failing()), "crawl.warc.gz", ExtractConfig(), out) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1].startswith("scrapy-bodytext extract: crawl.warc.gz: read error after ")
+    assert "Input/output error" in err and out.getvalue().count("\n") > 50

@@ -98,6 +98,10 @@ def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: Tex
     except WarcUnavailable as exc:
         print(f"scrapy-bodytext extract: {name}: {exc}", file=sys.stderr)
         return FAILED
+    except OSError as exc:  # the file or pipe failed under us: what was read is written, then say so
+        out.flush()
+        print(f"scrapy-bodytext extract: {name}: read error after {summary.records} records: {exc}", file=sys.stderr)
+        return FAILED
     out.flush()
     print(f"== {name}", *summary.lines(), sep="\n", file=sys.stderr)
     return FAILED if summary.damaged else OK
