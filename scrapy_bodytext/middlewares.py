@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from scrapy.http import HtmlResponse
 
-from .settings import BodyTextSettings, crawler_settings
+from .settings import BodyTextSettings
+from .startup import crawler_settings
 
 if TYPE_CHECKING:
     from scrapy import Request

@@ -2,9 +2,12 @@
 
 For an item linked to its page by :class:`BodyTextSpiderMiddleware`, the configured extractor runs on
 the page's body in a bounded pool (threads, or worker processes with ``BODYTEXT_WORKERS``), once per
-page however many items the page produced. Articles get ``main_text`` and ``article_probability``;
-items of non-article pages raise :class:`NotAnArticle`; items of pages the extractor could not handle
-follow ``BODYTEXT_ON_FAILURE``. Items of untagged responses pass untouched.
+page however many items the page produced. Articles get the result values ``BODYTEXT_FIELDS`` names
+(``main_text`` and ``article_probability`` by default); items of non-article pages raise
+:class:`NotAnArticle`; items of pages the extractor could not handle follow ``BODYTEXT_ON_FAILURE``.
+Each page whose items are dropped is announced once with the ``page_rejected`` signal (the review
+feed's input). Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass
+untouched.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from .config import ExtractConfig
 from .executors import Executor, WorkerLost, extract_timed, make_executor, wait_for
 from .middlewares import BodyTextDownloaderMiddleware
 from .result import ExtractionResult, Reason, empty_result
-from .settings import BodyTextSettings, crawler_settings
+from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
+from .settings import BodyTextSettings
+from .startup import crawler_settings
 from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
 
 if TYPE_CHECKING:
@@ -95,6 +100,9 @@ class BodyTextPipeline:
 
     async def process_item(self, item: Any) -> Any:
         page = self.links.pop(item)
+        if not self.settings.in_scope(item):
+            self.stats.inc_value("bodytext/items/out_of_scope")
+            return item
         if page is None:
             self.stats.inc_value("bodytext/items/untagged")
             return item
@@ -104,15 +112,13 @@ class BodyTextPipeline:
             self.stats.inc_value(f"bodytext/items/failed/{result.reason.value}")
             if self.settings.on_failure == "drop":
                 raise ExtractionFailed(page.url, result.reason, result.detail)
-            self._write(item, "", 0.0)
         elif result.is_article:
             self.stats.inc_value("bodytext/items/articles")
-            self._write(item, result.text, result.article_probability)
         else:
             self.stats.inc_value("bodytext/items/non_articles")
             if self.settings.drop_non_articles:
                 raise NotAnArticle(page.url, result.article_probability, self._threshold, result.extractor)
-            self._write(item, result.text, result.article_probability)
+        self._write(item, result)
         return item
 
     @property
@@ -192,6 +198,8 @@ class BodyTextPipeline:
             level = logging.WARNING if result.reason in WARN_REASONS else logging.INFO
             self._log(level, "No main text (%s: %s), items %s: %s", result.reason.value, result.detail, outcome,
                       page.url)
+            if self.settings.on_failure == "drop":
+                self._announce_rejected(page, result, result.reason.value)
         elif result.is_article:
             self.stats.inc_value("bodytext/pages/articles")
         else:
@@ -199,15 +207,28 @@ class BodyTextPipeline:
             if self.settings.drop_non_articles:
                 self._log(logging.INFO, "Not an article (article_probability %.2f < %.2f, %s), items dropped: %s",
                           result.article_probability, self._threshold, result.extractor, page.url)
+                reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
+                self._announce_rejected(page, result, reason)
+
+    def _announce_rejected(self, page: Page, result: ExtractionResult, reason: str) -> None:
+        """The ``page_rejected`` signal, once per page whose items are dropped (the review feed's input)."""
+        self.stats.inc_value("bodytext/pages/rejected")
+        rejected = RejectedPage(
+            url=page.url, reason=reason, article_probability=result.article_probability, threshold=self._threshold,
+            extractor=result.extractor, title=result.title, detail=result.detail,
+        )
+        self.crawler.signals.send_catch_log(page_rejected, page=rejected, spider=self.crawler.spider)
 
     # --- item fields ---------------------------------------------------------------------------
 
-    def _write(self, item: Any, text: str, probability: float) -> None:
+    def _write(self, item: Any, result: ExtractionResult) -> None:
+        """The result values BODYTEXT_FIELDS names, into their item fields (tuples as lists)."""
         missing = self._missing_fields(type(item))
         adapter = ItemAdapter(item)
-        for name, value in ((self.settings.text_field, text), (self.settings.probability_field, probability)):
-            if name and name not in missing:
-                adapter[name] = value
+        for value_name, field in self.settings.field_map:
+            if field not in missing:
+                value = result.value(value_name)
+                adapter[field] = list(value) if isinstance(value, tuple) else value
         if missing:
             self.stats.inc_value("bodytext/errors/missing_fields")
 
@@ -222,15 +243,17 @@ class BodyTextPipeline:
                 self._log(
                     logging.ERROR,
                     "Item class %s has no field %s: declare %s in it (e.g. %s = scrapy.Field(), or a dataclass/"
-                    "attrs field with a default), or set BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD to "
-                    "fields it has. Its items are still kept or dropped by article probability, without %s.",
+                    "attrs field with a default), or choose fields it has with BODYTEXT_FIELDS (or "
+                    "BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD). Its items are still kept or dropped by "
+                    "article probability, without %s.",
                     global_object_name(item_class), ", ".join(missing), " and ".join(missing), missing[0],
                     "these fields" if len(missing) > 1 else "this field",
                 )
         return missing
 
     def _warn_missing_components(self) -> None:
-        """Manual enabling that forgot a component would leave every item untagged: say so."""
+        """Manual enabling that forgot a component would leave every item untagged, or write no review
+        feed: say so."""
         settings = self.crawler.settings
         for setting, component in (
             ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware),
@@ -241,3 +264,7 @@ class BodyTextPipeline:
                 self._log(logging.WARNING, "BodyTextPipeline is enabled but %s is not in %s: no item will get "
                           "main text (enable both, or use ADDONS = {'scrapy_bodytext.Addon': 0})",
                           component.__name__, setting)
+        if self.settings.rejected_feeds and self.crawler.get_extension(RejectedFeed) is None:
+            self._log(logging.WARNING, "BODYTEXT_REJECTED_FEED is set but the RejectedFeed extension is not in "
+                      "EXTENSIONS: no review feed will be written (add it, or use ADDONS = "
+                      "{'scrapy_bodytext.Addon': 0})")

@@ -1,17 +1,20 @@
 """Every ``BODYTEXT_*`` setting with its default, and their validation into one frozen object.
 
-An invalid value raises :class:`BodyTextSettingError` (a ``ValueError``) naming the setting, when the
-components are built at crawl start, so a misconfigured crawl stops before it fetches anything.
+An invalid value raises :class:`BodyTextSettingError` (a ``ValueError``) naming the setting (and, in a
+list, the entry at fault); :mod:`scrapy_bodytext.startup` turns it into one error line that stops the
+crawl before it fetches anything.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import PurePath
+from typing import Any
 
-from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import load_object
 
 from . import extractors
 from .config import (
@@ -22,12 +25,22 @@ from .config import (
     ExtractConfig,
 )
 from .executors import default_workers
-
-if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+from .result import VALUE_NAMES
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
 ON_FAILURE_CHOICES = ("drop", "store")
+
+#: named sets of result values for BODYTEXT_FIELDS (each written to the item field of the same name)
+FIELD_PRESETS: dict[str, tuple[str, ...]] = {
+    "default": ("main_text", "article_probability"),
+    "metadata": (
+        "main_text", "article_probability", "title", "published", "modified", "authors", "language",
+        "canonical_url", "site_name", "description", "image", "tags", "section",
+    ),
+    "all": tuple(VALUE_NAMES),
+}
+#: command-line spellings of "no field" for BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD
+NO_FIELD = ("", "none", "null")
 
 
 DEFAULTS: dict[str, Any] = {
@@ -37,8 +50,11 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_ARTICLE_THRESHOLD": DEFAULT_THRESHOLD,
     "BODYTEXT_DROP_NON_ARTICLES": True,
     "BODYTEXT_ON_FAILURE": "drop",
+    "BODYTEXT_FIELDS": "default",
     "BODYTEXT_TEXT_FIELD": "main_text",
     "BODYTEXT_PROBABILITY_FIELD": "article_probability",
+    "BODYTEXT_ITEM_CLASSES": [],
+    "BODYTEXT_REJECTED_FEED": None,
     "BODYTEXT_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
     "BODYTEXT_MAX_NODES": DEFAULT_MAX_NODES,
     "BODYTEXT_TIME_BUDGET": DEFAULT_TIME_BUDGET,
@@ -63,8 +79,9 @@ class BodyTextSettings:
     extract: ExtractConfig
     drop_non_articles: bool
     on_failure: str
-    text_field: str | None
-    probability_field: str | None
+    field_map: tuple[tuple[str, str], ...]  # (result value name, item field name), in writing order
+    item_classes: tuple[type, ...]  # the item classes the pipeline judges; () = every item
+    rejected_feeds: tuple[tuple[str, dict[str, Any]], ...]  # FEEDS-style (URI, options) of the review feed
     status_codes: frozenset[int]
     content_types: frozenset[str]
     threads: int
@@ -74,8 +91,12 @@ class BodyTextSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The item fields the plugin writes (a field set to None or "" is not written)."""
-        return tuple(name for name in (self.text_field, self.probability_field) if name)
+        """The item fields the plugin writes."""
+        return tuple(field for _, field in self.field_map)
+
+    def in_scope(self, item: Any) -> bool:
+        """Whether the pipeline judges ``item`` (BODYTEXT_ITEM_CLASSES); other items pass untouched."""
+        return not self.item_classes or isinstance(item, self.item_classes)
 
 
 def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
@@ -100,8 +121,9 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         extract=config,
         drop_non_articles=reader.get("BODYTEXT_DROP_NON_ARTICLES", _boolean),
         on_failure=reader.get("BODYTEXT_ON_FAILURE", _choice(ON_FAILURE_CHOICES)),
-        text_field=reader.get("BODYTEXT_TEXT_FIELD", _field_name),
-        probability_field=reader.get("BODYTEXT_PROBABILITY_FIELD", _field_name),
+        field_map=_field_map(reader),
+        item_classes=reader.get("BODYTEXT_ITEM_CLASSES", _item_classes),
+        rejected_feeds=reader.get("BODYTEXT_REJECTED_FEED", _feeds),
         status_codes=frozenset(reader.get("BODYTEXT_STATUS_CODES", _list_of(_status_code))),
         content_types=frozenset(reader.get("BODYTEXT_CONTENT_TYPES", _list_of(_media_type))),
         threads=reader.get("BODYTEXT_THREADS", _integer(1)),
@@ -111,12 +133,22 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     )
 
 
-def crawler_settings(crawler: Crawler) -> BodyTextSettings:
-    """The validated settings of a crawler's components; ``NotConfigured`` when the plugin is off."""
-    loaded = load_settings(crawler.settings)
-    if not loaded.enabled:
-        raise NotConfigured("BODYTEXT_ENABLED is False")
-    return loaded
+def is_enabled(settings: Mapping[str, Any]) -> bool:
+    """``BODYTEXT_ENABLED`` (the kill switch is read alone: a disabled plugin validates nothing else)."""
+    return _Reader(settings).get("BODYTEXT_ENABLED", _boolean)
+
+
+def unknown_names(names: Iterable[str]) -> dict[str, str | None]:
+    """The ``BODYTEXT_*`` names among ``names`` that are no setting, each with the closest known
+    name (a likely typo) or None."""
+    return {name: suggestion(name) for name in names if name.startswith("BODYTEXT_") and name not in DEFAULTS}
+
+
+def suggestion(name: str) -> str | None:
+    """The known setting ``name`` was most likely meant to be (compared without the common prefix)."""
+    known = {setting.removeprefix("BODYTEXT_"): setting for setting in DEFAULTS}
+    close = difflib.get_close_matches(name.removeprefix("BODYTEXT_"), known, n=1, cutoff=0.6)
+    return known[close[0]] if close else None
 
 
 class _Reader:
@@ -125,8 +157,14 @@ class _Reader:
     def __init__(self, settings: Mapping[str, Any]):
         self.settings = settings
 
+    def value(self, name: str) -> Any:
+        return self.settings[name] if name in self.settings else DEFAULTS[name]
+
+    def is_default(self, name: str) -> bool:
+        return self.value(name) == DEFAULTS[name]
+
     def get(self, name: str, convert: Callable[[Any], Any]) -> Any:
-        value = self.settings[name] if name in self.settings else DEFAULTS[name]
+        value = self.value(name)
         try:
             return convert(value)
         except (TypeError, ValueError, ImportError) as exc:
@@ -213,27 +251,38 @@ def _mapping(value: Any) -> dict:
 
 
 def _field_name(value: Any) -> str | None:
-    if value is None or value == "":
+    """An item field name; None, "None" or "" (the command line's spellings) for "not written"."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in NO_FIELD):
         return None
-    if not isinstance(value, str) or not value.isidentifier():
-        raise ValueError("expected an item field name (an identifier), or None not to write the field")
-    return value
+    if not isinstance(value, str) or not value.strip().isidentifier():
+        raise ValueError("expected an item field name (an identifier), or None (or \"\") not to write the field")
+    return value.strip()
 
 
 def _list_of(convert: Callable[[Any], Any]) -> Callable[[Any], list]:
+    """A list (or a comma-separated string) of values for ``convert``; an error names the bad entry."""
     def convert_all(value: Any) -> list:
         if isinstance(value, str):
-            value = [part for part in value.split(",") if part.strip()]
+            value = [part.strip() for part in value.split(",") if part.strip()]
         if not isinstance(value, (list, tuple, set, frozenset)):
             raise ValueError("expected a list")
-        return [convert(item) for item in value]
+        converted = []
+        for item in value:
+            try:
+                converted.append(convert(item))
+            except (TypeError, ValueError, ImportError) as exc:
+                raise ValueError(f"entry {item!r}: {exc}") from None
+        return converted
     return convert_all
 
 
 def _status_code(value: Any) -> int:
-    code = _integer(100)(value)
-    if code > 599:
-        raise ValueError("expected HTTP status codes (100-599)")
+    try:
+        code = _integer(100)(value)
+    except ValueError:
+        code = 0
+    if not 100 <= code <= 599:
+        raise ValueError("expected an HTTP status code (100-599)")
     return code
 
 
@@ -241,3 +290,105 @@ def _media_type(value: Any) -> str:
     if not isinstance(value, str) or "/" not in value:
         raise ValueError("expected media types such as 'text/html'")
     return value.strip().lower()
+
+
+def _field_map(reader: _Reader) -> tuple[tuple[str, str], ...]:
+    """BODYTEXT_FIELDS, with the fields of main_text and article_probability named by
+    BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD unless BODYTEXT_FIELDS renames them itself."""
+    chosen = reader.get("BODYTEXT_FIELDS", _fields)
+    for value_name, setting in (("main_text", "BODYTEXT_TEXT_FIELD"), ("article_probability", "BODYTEXT_PROBABILITY_FIELD")):
+        field = reader.get(setting, _field_name)
+        if value_name not in chosen:
+            continue
+        if chosen[value_name] == value_name:
+            chosen[value_name] = field
+        elif not reader.is_default(setting):
+            raise BodyTextSettingError(
+                f"{setting}: BODYTEXT_FIELDS already names the field of {value_name} "
+                f"({chosen[value_name]!r}); set it in one place (got {reader.value(setting)!r})")
+    pairs = tuple((name, field) for name, field in chosen.items() if field)
+    fields = [field for _, field in pairs]
+    repeated = sorted({field for field in fields if fields.count(field) > 1})
+    if repeated:
+        raise BodyTextSettingError(f"BODYTEXT_FIELDS: two values written to the same item field {repeated[0]!r}")
+    return pairs
+
+
+def _fields(value: Any) -> dict[str, str | None]:
+    """BODYTEXT_FIELDS: a preset name, value names (list or comma-separated), or a mapping
+    {value name: item field name or None}; JSON text of a list or mapping is accepted."""
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise ValueError("expected a preset name, value names, or a JSON mapping {value: field}") from None
+    if isinstance(value, Mapping):
+        return {_value_name(name): _field_name(field) for name, field in value.items()}
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ValueError(f"expected a preset name ({', '.join(FIELD_PRESETS)}), value names, "
+                         "or a mapping {value: field}")
+    chosen: dict[str, str | None] = {}
+    for entry in value:
+        preset = FIELD_PRESETS.get(entry) if isinstance(entry, str) else None
+        for name in preset or (_value_name(entry),):
+            chosen[name] = name
+    return chosen
+
+
+def _value_name(name: Any) -> str:
+    if name not in VALUE_NAMES:
+        close = difflib.get_close_matches(str(name), list(VALUE_NAMES) + list(FIELD_PRESETS), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ValueError(f"unknown result value {name!r}; {hint}known: {', '.join(VALUE_NAMES)}; "
+                         f"presets: {', '.join(FIELD_PRESETS)}")
+    return name
+
+
+def _item_classes(value: Any) -> tuple[type, ...]:
+    """BODYTEXT_ITEM_CLASSES: classes or their import paths (a list or a comma-separated string)."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, type):
+        value = [value]
+    return tuple(_list_of(_item_class)(value))
+
+
+def _item_class(value: Any) -> type:
+    if isinstance(value, str):
+        try:
+            value = load_object(value.strip())
+        except (ImportError, NameError, ValueError) as exc:
+            raise ValueError(f"cannot import it ({exc})") from None
+    if not isinstance(value, type):
+        raise ValueError("expected an item class or its import path, e.g. 'myproject.items.ArticleItem'")
+    return value
+
+
+def _feeds(value: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """BODYTEXT_REJECTED_FEED: a URI or path (format from its extension), or a FEEDS-style mapping
+    {URI: {"format": ..., other feed options}} (JSON text accepted)."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise ValueError("expected a file path or URI, or a FEEDS-style mapping (or its JSON text)") from None
+    if isinstance(value, (str, PurePath)):
+        value = {value: {}}
+    if not isinstance(value, Mapping):
+        raise ValueError("expected a file path or URI, or a FEEDS-style mapping {uri: {'format': ...}}")
+    feeds = []
+    for uri, options in value.items():
+        if options is None:
+            options = {}
+        if not isinstance(uri, (str, PurePath)) or not str(uri).strip() or not isinstance(options, Mapping):
+            raise ValueError(f"entry {uri!r}: expected a URI with a mapping of feed options")
+        uri = str(uri.absolute()) if isinstance(uri, PurePath) else uri.strip()
+        options = dict(options)
+        if not (options.get("format") or PurePath(uri).suffix.removeprefix(".")):
+            raise ValueError(f"entry {uri!r}: no format: give it as {{'format': 'jsonlines'}} or in the file extension")
+        feeds.append((uri, options))
+    return tuple(feeds)

@@ -21,7 +21,8 @@ from scrapy.http import TextResponse
 
 from .middlewares import FLAG, TOO_LARGE_FLAG
 from .result import ExtractionResult, Reason, empty_result
-from .settings import BodyTextSettings, crawler_settings
+from .settings import BodyTextSettings
+from .startup import crawler_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -119,7 +120,9 @@ class ItemLinks:
 
 
 class BodyTextSpiderMiddleware:
-    """Links the items of responses flagged by :class:`BodyTextDownloaderMiddleware` to their page."""
+    """Links the items of responses flagged by :class:`BodyTextDownloaderMiddleware` to their page (only
+    items of the classes the pipeline judges, BODYTEXT_ITEM_CLASSES: a page none of whose items is
+    judged is never extracted)."""
 
     def __init__(self, crawler: Crawler, settings: BodyTextSettings):
         self.crawler = crawler
@@ -134,7 +137,7 @@ class BodyTextSpiderMiddleware:
         tagged = FLAG in response.flags or TOO_LARGE_FLAG in response.flags
         page: Page | None = None
         async for output in result:
-            if tagged and ItemAdapter.is_item(output):
+            if tagged and ItemAdapter.is_item(output) and self.settings.in_scope(output):
                 if page is None:
                     page = Page.from_response(response, self.settings)
                 self.links.link(output, page)

@@ -12,6 +12,8 @@ CJK_RANGES = (
     "\U00020000-\U0002fa1f"  # Han extensions
 )
 _THAI = "\u0e00-\u0e7f"
+#: scripts written without spaces between words (CJK, Thai)
+UNSPACED_RANGES = CJK_RANGES + _THAI
 
 #: a CJK character, a run of up to four Thai characters, or a whitespace-delimited run holding a word
 #: character (pure punctuation is not a token); the lookbehind starts runs only at their first

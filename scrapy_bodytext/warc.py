@@ -1,40 +1,37 @@
 """Stream the HTML responses out of a web archive (WARC or ARC, gzip-compressed or not).
 
-Records are read one at a time with ``warcio`` (optional extra ``warc``), so memory stays flat however
-large the archive. Every record becomes one ``ArchiveEntry``: an HTML response to extract, a record
-skipped with a reason, or a record that could not be read. A damaged record never ends the iteration:
-on a seekable file reading resumes at the next record boundary found after the damage.
+Records are read one at a time (``warc_reader``; header parsing by ``warcio``, optional extra
+``warc``), so memory stays flat however large the archive. Every record becomes one
+``ArchiveEntry``: an HTML response to extract, a record skipped with a reason, or a damaged stretch
+of the archive, after which reading resumes at the next record found.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import gzip
-import itertools
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from functools import partial
+from typing import Any, BinaryIO
+
+from .warc_reader import Damage, read_records
+from .warc_records import INSTALL_HINT, Record, WarcUnavailable, parse_errors
+from .warc_streams import GZIP_MAGIC
+
+__all__ = ["ARCHIVE_SUFFIXES", "GZIP_MAGIC", "HTML_TYPES", "INSTALL_HINT", "ArchiveEntry", "WarcUnavailable",
+           "iter_archive", "looks_like_archive"]
 
 #: media types handed to the extractor (a response without Content-Type is sniffed by ``extract``)
 HTML_TYPES = frozenset(("text/html", "application/xhtml+xml", "application/xml+xhtml"))
 ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
-GZIP_MAGIC = b"\x1f\x8b"
-_GZIP_MEMBER = GZIP_MAGIC + b"\x08"  # with the deflate method byte, what starts a gzip member
 _RECORD_STARTS = (b"WARC/1.", b"filedesc://")
-_SCAN_CHUNK = 1 << 20
-
-INSTALL_HINT = "reading web archives needs warcio: pip install 'scrapy-bodytext[warc]'"
-
-
-class WarcUnavailable(RuntimeError):
-    """warcio is not installed."""
 
 
 @dataclass(frozen=True, slots=True)
 class ArchiveEntry:
-    """One record of an archive: ``kind`` is ``"html"`` (``body`` set), ``"skipped"`` or ``"error"``
-    (``reason`` says why)."""
+    """One record of an archive: ``kind`` is ``"html"`` (``body`` set), ``"skipped"`` (``reason`` says
+    why) or ``"damaged"`` (``reason`` is the kind of damage, ``resumed_at`` where reading went on:
+    ``None`` when nothing readable followed)."""
 
     kind: str
     offset: int | None
@@ -45,6 +42,7 @@ class ArchiveEntry:
     content_type: str | None = None
     body: bytes | None = None
     detail: str = ""
+    resumed_at: int | None = None
 
 
 def looks_like_archive(name: str, head: bytes) -> bool:
@@ -59,144 +57,109 @@ def looks_like_archive(name: str, head: bytes) -> bool:
     return head.lstrip(b"\r\n").startswith(_RECORD_STARTS)
 
 
-def _archive_iterator(stream: BinaryIO):
-    try:
-        from warcio.archiveiterator import ArchiveIterator
-    except ImportError:
-        raise WarcUnavailable(INSTALL_HINT) from None
-    return ArchiveIterator(stream, arc2warc=True)
-
-
 def iter_archive(stream: BinaryIO, *, max_body_size: int) -> Iterator[ArchiveEntry]:
-    """Entries of the archive read from ``stream`` (binary, ideally seekable), in file order.
+    """Entries of the archive read from ``stream`` (binary; seekable or not), in file order.
 
-    Offsets are positions in the file, except for an archive gzipped as a whole (not one gzip member
-    per record, as the WARC standard asks): that one is read sequentially and its offsets count
-    decompressed bytes.
+    ``offset`` is where the record starts in the file, or for a gzipped archive where its gzip member
+    starts. A damaged record (or stretch of bytes that is no record) is one ``"damaged"`` entry.
     """
-    seekable = stream.seekable()
-    start = position = stream.tell() if seekable else 0
-    compressed = None
-    reported: set[int] = set()  # offsets of damage already counted
-    while True:
-        if seekable:
-            stream.seek(position)
-            if compressed is None:
-                compressed = stream.read(2) == GZIP_MAGIC
-                stream.seek(position)
-        records = _archive_iterator(stream)
-        produced = 0
-        last_start = position  # start of the last record given out (a damaged one may have run past others)
+    for item in read_records(stream, partial(_entry, max_body_size=max_body_size)):
+        if isinstance(item, Damage):
+            yield ArchiveEntry("damaged", item.offset, item.kind, detail=item.detail, resumed_at=item.resumed_at)
+        else:
+            yield item
+
+
+def _entry(record: Record, max_body_size: int) -> ArchiveEntry:
+    """Classify one record and read its payload (at most ``max_body_size`` bytes are kept)."""
+    url = record.headers.get_header("WARC-Target-URI")
+    date = record.headers.get_header("WARC-Date")
+    entry = partial(ArchiveEntry, offset=record.offset, url=url, date=date)
+    chunked, encoding = False, None
+    if record.rec_type == "response":
+        http = _http_headers(record, url)
+        if http is None:
+            return entry("skipped", reason="not_http")
+        if http is False:
+            return entry("skipped", reason="bad_http")
         try:
-            for record in records:
-                entry = _entry(record, max_body_size)
-                try:
-                    offset = records.get_record_offset()  # reads what is left of the record
-                except Exception as exc:  # noqa: BLE001 - damage after the part we looked at
-                    if entry.kind != "error":
-                        entry = ArchiveEntry("error", None, "unreadable_record", entry.url, entry.date,
-                                             detail=_describe(exc))
-                    last_start = records.offset
-                    reported.add(last_start)
-                    yield _with_offset(entry, last_start)
-                    break
-                if getattr(record.raw_stream, "limit", 0) > 0:  # the file ended inside the record
-                    entry = ArchiveEntry("error", None, "truncated_record", entry.url, entry.date)
-                produced += 1
-                last_start = offset
-                yield _with_offset(entry, offset)
-            else:
-                if seekable and _has_data_after(stream, records.offset):
-                    yield ArchiveEntry("error", records.offset, "truncated_record")  # not even its header
-                return
-        except Exception as exc:  # noqa: BLE001 - a damaged record is counted, never fatal
-            if seekable and position == start and "non-chunked gzip" in str(exc):
-                stream.seek(start)
-                entries = iter_archive(_Sequential(gzip.GzipFile(fileobj=stream, mode="rb")),
-                                       max_body_size=max_body_size)
-                yield from itertools.islice(entries, produced, None)
-                return
-            if records.offset not in reported:
-                reported.add(records.offset)
-                yield ArchiveEntry("error", records.offset, "corrupt_record", detail=_describe(exc))
-        if not seekable:
-            return
-        found = _next_record_start(stream, last_start + 1, compressed)
-        if found is None:
-            return
-        position = found
+            status = int(http.get_statuscode())
+        except (TypeError, ValueError):
+            return entry("skipped", reason="bad_status")
+        if not 200 <= status < 300:
+            return entry("skipped", reason="status", status=status)
+        content_type = http.get_header("Content-Type")
+        chunked = (http.get_header("Transfer-Encoding") or "").strip().lower() == "chunked"
+        encoding = http.get_header("Content-Encoding")
+    elif record.rec_type == "resource":
+        status, content_type = None, record.headers.get_header("Content-Type")
+    else:
+        return entry("skipped", reason="not_response")
+    entry = partial(entry, status=status, content_type=content_type)
+    if content_type and content_type.split(";", 1)[0].strip().lower() not in HTML_TYPES:
+        return entry("skipped", reason="not_html")
+    raw = record.block.read(max_body_size + 1)
+    if len(raw) > max_body_size:
+        return entry("skipped", reason="too_large")
+    try:
+        body = decode_payload(raw, chunked=chunked, encoding=encoding, limit=max_body_size + 1)
+    except PayloadError as exc:
+        return entry("skipped", reason="bad_payload", detail=str(exc))
+    if len(body) > max_body_size:
+        return entry("skipped", reason="too_large")
+    return entry("html", body=body)
 
 
-class _Sequential:
-    """A stream read front to back only (no seek, no tell)."""
-
-    def __init__(self, raw: BinaryIO):
-        self.read = raw.read
-
-    @staticmethod
-    def seekable() -> bool:
+def _http_headers(record: Record, url: str | None) -> Any:
+    """The HTTP header (warcio StatusAndHeaders) at the start of a response record's block: ``None``
+    when it has none (not an http(s) URL, empty block), ``False`` when it cannot be parsed."""
+    try:
+        return record.loader.load_http_headers(record.rec_type, url or "", record.block, record.length)
+    except parse_errors():
         return False
 
 
-def _has_data_after(stream: BinaryIO, offset: int) -> bool:
-    stream.seek(offset)
-    return bool(stream.read(_SCAN_CHUNK).strip())
+class PayloadError(ValueError):
+    """An HTTP body whose chunking or Content-Encoding cannot be decoded."""
 
 
-def _describe(exc: Exception) -> str:
-    return f"{type(exc).__name__}: {exc}".strip()[:200]
+def decode_payload(data: bytes, *, chunked: bool, encoding: str | None, limit: int) -> bytes:
+    """The HTTP body as the server meant it: de-chunked and decompressed (gzip, deflate), at most
+    ``limit`` bytes. A body that is not what its headers say (a crawler that stored it decoded) is
+    returned as it is; one that starts encoded and breaks off raises ``PayloadError``."""
+    if chunked:
+        data = _dechunk(data)
+    for coding in reversed([c.strip().lower() for c in (encoding or "").split(",") if c.strip()]):
+        if coding in ("gzip", "x-gzip") and data.startswith(GZIP_MAGIC):
+            data = _inflate(data, 16 + zlib.MAX_WBITS, limit)
+        elif coding == "deflate" and data:
+            zlib_header = len(data) > 1 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
+            data = _inflate(data, zlib.MAX_WBITS if zlib_header else -zlib.MAX_WBITS, limit)
+    return data
 
 
-def _with_offset(entry: ArchiveEntry, offset: int | None) -> ArchiveEntry:
-    if offset is None or entry.offset == offset:
-        return entry
-    return dataclasses.replace(entry, offset=offset)
-
-
-def _entry(record, max_body_size: int) -> ArchiveEntry:
-    """Classify one warcio record and read its payload (at most ``max_body_size + 1`` bytes)."""
-    url = record.rec_headers.get_header("WARC-Target-URI")
-    date = record.rec_headers.get_header("WARC-Date")
-    if record.rec_type == "response":
-        if record.http_headers is None:
-            return ArchiveEntry("skipped", None, "not_http", url, date)
-        try:
-            status = int(record.http_headers.get_statuscode())
-        except (TypeError, ValueError):
-            return ArchiveEntry("skipped", None, "bad_status", url, date)
-        if not 200 <= status < 300:
-            return ArchiveEntry("skipped", None, "status", url, date, status)
-        content_type = record.http_headers.get_header("Content-Type")
-    elif record.rec_type == "resource":
-        status, content_type = None, record.rec_headers.get_header("Content-Type")
-    else:
-        return ArchiveEntry("skipped", None, "not_response", url, date)
-    if content_type and content_type.split(";", 1)[0].strip().lower() not in HTML_TYPES:
-        return ArchiveEntry("skipped", None, "not_html", url, date, status, content_type)
+def _inflate(data: bytes, wbits: int, limit: int) -> bytes:
     try:
-        body = record.content_stream().read(max_body_size + 1)
-    except Exception as exc:  # noqa: BLE001 - truncated member, bad chunking or compression
-        return ArchiveEntry("error", None, "unreadable_record", url, date, status, content_type,
-                            detail=_describe(exc))
-    if len(body) > max_body_size:
-        return ArchiveEntry("skipped", None, "too_large", url, date, status, content_type)
-    return ArchiveEntry("html", None, "", url, date, status, content_type, body)
+        return zlib.decompressobj(wbits).decompress(data, limit)
+    except zlib.error as exc:
+        raise PayloadError(f"Content-Encoding: {exc}") from None
 
 
-def _next_record_start(stream: BinaryIO, start: int, compressed: bool | None) -> int | None:
-    """Offset of the first plausible record boundary at or after ``start`` (None at the end)."""
-    markers = (_GZIP_MEMBER,) if compressed else tuple(b"\n" + m for m in _RECORD_STARTS)
-    skip = 0 if compressed else 1  # the newline before an uncompressed record belongs to the gap
-    overlap = max(map(len, markers)) - 1
-    stream.seek(start)
-    base, carry = start, b""
+def _dechunk(data: bytes) -> bytes:
+    """Chunked transfer coding removed; data that is not chunked after all is returned unchanged."""
+    parts, at = [], 0
     while True:
-        chunk = stream.read(_SCAN_CHUNK)
-        if not chunk:
-            return None
-        window = carry + chunk
-        hits = [i for i in (window.find(m) for m in markers) if i >= 0]
-        if hits:
-            return base - len(carry) + min(hits) + skip
-        carry = window[-overlap:]
-        base += len(chunk)
+        line_end = data.find(b"\r\n", at)
+        try:
+            size = int(data[at:line_end].split(b";", 1)[0], 16) if line_end >= 0 else -1
+        except ValueError:
+            size = -1
+        if size < 0:
+            return data if not parts else b"".join(parts)  # not chunked, or cut inside a chunk header
+        if size == 0:
+            return b"".join(parts)
+        start = line_end + 2
+        parts.append(data[start:start + size])
+        at = start + size + 2
+        if at > len(data):
+            return b"".join(parts)

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import attr
 import scrapy
+from itemadapter import ItemAdapter
 from scrapy.http import TextResponse
 
 
@@ -92,3 +93,56 @@ class AddonSpider(SiteSpider):
 
     name = "addon_site"
     custom_settings = {"ADDONS": {"scrapy_bodytext.Addon": 0}}
+
+
+class ArticleItem(scrapy.Item):
+    """What a news spider stores of a page it takes for an article."""
+
+    url = scrapy.Field()
+    main_text = scrapy.Field()
+    article_probability = scrapy.Field()
+
+
+@dataclasses.dataclass
+class LinkItem:
+    """A teaser: a link found on a page (listing pages yield many)."""
+
+    url: str
+    source: str
+
+
+class TeaserSpider(SiteSpider):
+    """Yields, for every page, one ArticleItem and one LinkItem per link on it; counts both in the
+    stats (``teaser/article_items``, ``teaser/link_items``) so a test knows how many items went in."""
+
+    name = "teaser"
+
+    def parse(self, response):
+        stats = self.crawler.stats
+        stats.inc_value("teaser/article_items")
+        yield ArticleItem(url=response.url)
+        if not isinstance(response, TextResponse):
+            return
+        for href in response.css("a::attr(href)").getall():
+            url = response.urljoin(href)
+            stats.inc_value("teaser/link_items")
+            yield LinkItem(url=url, source=response.url)
+            if self.follow:
+                yield scrapy.Request(url)
+
+
+class RecordingPipeline:
+    """A storage pipeline placed after the plugin's: appends the URL of every item it receives to the
+    file named by the setting RECORDED_ITEMS."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler.settings["RECORDED_ITEMS"])
+
+    def process_item(self, item):
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"class": type(item).__name__, "url": ItemAdapter(item)["url"]}) + "\n")
+        return item

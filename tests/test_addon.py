@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from scrapy import Spider
 from scrapy.exceptions import NotConfigured
@@ -15,13 +17,20 @@ from scrapy_bodytext import (
     BodyTextPipeline,
     BodyTextSpiderMiddleware,
 )
-from scrapy_bodytext.addon import DOWNLOADER_MIDDLEWARE_ORDER, PIPELINE_ORDER, SPIDER_MIDDLEWARE_ORDER
+from scrapy_bodytext.addon import (
+    DOWNLOADER_MIDDLEWARE_ORDER,
+    EXTENSION_ORDER,
+    PIPELINE_ORDER,
+    SPIDER_MIDDLEWARE_ORDER,
+)
+from scrapy_bodytext.review import RejectedFeed
 from scrapy_bodytext.settings import DEFAULTS, BodyTextSettingError
 
 COMPONENTS = (
     ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware, DOWNLOADER_MIDDLEWARE_ORDER),
     ("SPIDER_MIDDLEWARES", BodyTextSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER),
     ("ITEM_PIPELINES", BodyTextPipeline, PIPELINE_ORDER),
+    ("EXTENSIONS", RejectedFeed, EXTENSION_ORDER),
 )
 
 
@@ -72,8 +81,22 @@ def test_every_component_is_disabled_by_the_kill_switch(setting, component, orde
         build_from_crawler(component, crawler)
 
 
+def test_the_addon_refuses_an_invalid_setting_before_scrapy_builds_anything(caplog):
+    with pytest.raises(BodyTextSettingError, match="^BODYTEXT_ON_FAILURE: "):
+        get_crawler(settings_dict={"ADDONS": {Addon: 0}, "BODYTEXT_ON_FAILURE": "explode"})
+    errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "BODYTEXT_ON_FAILURE" in errors[0] and "'explode'" in errors[0]
+
+
 @pytest.mark.parametrize(("setting", "component", "order"), COMPONENTS)
-def test_every_component_refuses_an_invalid_setting(setting, component, order):
-    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, "BODYTEXT_ON_FAILURE": "explode"})
-    with pytest.raises(BodyTextSettingError, match="BODYTEXT_ON_FAILURE"):
-        build_from_crawler(component, crawler)
+def test_every_component_refuses_an_invalid_setting_when_enabled_by_hand(setting, component, order):
+    with pytest.raises(BodyTextSettingError, match="BODYTEXT_ON_FAILURE"):  # extensions: built with the crawler
+        build_from_crawler(component, get_crawler(settings_dict={
+            setting: {component: order}, "BODYTEXT_ON_FAILURE": "explode"}))
+
+
+def test_a_disabled_plugin_validates_nothing_else():
+    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, "BODYTEXT_ENABLED": "off",
+                                         "BODYTEXT_ON_FAILURE": "explode"})
+    with pytest.raises(NotConfigured):
+        build_from_crawler(BodyTextPipeline, crawler)

@@ -3,8 +3,10 @@ with its fields or dropped with a reason, none lost."""
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
+from collections import Counter
 from urllib.parse import urlsplit
 
 import pytest
@@ -15,6 +17,8 @@ from http_server import SITE, SiteServer, site_pages
 from scrapy.http import HtmlResponse
 
 from scrapy_bodytext import ExtractionResult, extract, extractors
+from scrapy_bodytext.review import FIELDS
+from scrapy_bodytext.settings import FIELD_PRESETS
 
 ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
 KINDS = ("dict", "item", "dataclass", "attrs")
@@ -212,11 +216,82 @@ def test_worker_processes_give_the_same_items(site, tmp_path):
     assert ARTICLES <= {path_of(item) for item in crawl.items}
 
 
-def test_an_invalid_setting_stops_the_crawl_before_any_request(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_ARTICLE_THRESHOLD": "high"},
+def test_metadata_fields_with_one_setting(site, tmp_path):
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_FIELDS": "metadata"},
                       start=site.url("/index.html"))
-    assert "BODYTEXT_ARTICLE_THRESHOLD: expected a number within [0.0, 1.0] (got 'high')" in crawl.log
-    assert crawl.stat("downloader/request_count") == 0 and crawl.items == []
+    assert_clean(crawl)
+    assert ARTICLES <= {path_of(item) for item in crawl.items}
+    for item in crawl.items:
+        expected = core_result(site, item["url"])
+        assert set(item) == {"url", "kind", *FIELD_PRESETS["metadata"]}
+        for name in FIELD_PRESETS["metadata"]:
+            value = expected.value(name)
+            assert item[name] == (list(value) if isinstance(value, tuple) else value), name
+        assert isinstance(item["authors"], list) and isinstance(item["tags"], list)
+
+
+def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, tmp_path):
+    """Article items are judged, link items of another class pass; the review feed holds each page
+    whose items were dropped, which neither FEEDS nor a storage pipeline after ours ever see."""
+    review, recorded, urls = tmp_path / "rejected.jsonl", tmp_path / "recorded.jsonl", tmp_path / "urls.txt"
+    urls.write_text(f"{site.url('/index.html')}\n{site.url('/hostile.html')}\n")
+    crawl = run_crawl(tmp_path, spider="crawl_spiders.TeaserSpider", settings={
+        "ADDONS": ADDON, "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
+        "BODYTEXT_ITEM_CLASSES": "crawl_spiders.ArticleItem",
+        "BODYTEXT_REJECTED_FEED": str(review),
+        "ITEM_PIPELINES": {"crawl_spiders.RecordingPipeline": 300}, "RECORDED_ITEMS": str(recorded),
+    }, urls=str(urls))
+    assert_clean(crawl)
+    articles_in, links_in = crawl.stat("teaser/article_items"), crawl.stat("teaser/link_items")
+    assert_accounted(crawl, articles_in + links_in)
+    # every link item passes untouched, listing pages' teasers included, and is counted
+    links = [item for item in crawl.items if "source" in item]
+    assert len(links) == links_in == crawl.stat("bodytext/items/out_of_scope") > 60
+    assert all(set(link) == {"url", "source"} for link in links)
+    assert {path_of({"url": link["source"]}) for link in links} >= {"/index.html", "/section-local.html"}
+    # every article item is judged: stored with its fields, or dropped with its page in the review feed
+    stored = {item["url"] for item in crawl.items if "source" not in item and "main_text" in item}
+    untouched = [path_of(item) for item in crawl.items if "source" not in item and "main_text" not in item]
+    assert untouched == ["/photo.png"] and crawl.stat("bodytext/items/untagged") == 1  # not HTML
+    rows = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
+    rejected = {row["url"] for row in rows}
+    assert len(rows) == len(rejected) == crawl.dropped == crawl.stat("bodytext/pages/rejected")
+    assert crawl.stat("bodytext/rejected_feed/pages") == len(rows)
+    assert len(stored) + len(rejected) == articles_in - crawl.stat("bodytext/items/untagged")
+    assert not stored & rejected
+    assert dropped_pages(crawl) <= rejected
+    assert {"/index.html", "/binary.html", "/empty.html", "/big.html"} <= {path_of(row) for row in rows}
+    for row in rows:
+        assert set(row) == {"url", "reason", "article_probability", "threshold", "extractor", "title", "detail"}
+        assert row["threshold"] == 0.5 and row["extractor"] == extractors.DEFAULT_EXTRACTOR
+        if row["reason"] in ("not_an_article", "no_main_text"):
+            expected = core_result(site, row["url"])
+            assert not expected.is_article and row["article_probability"] == expected.article_probability
+            assert row["title"] == expected.title
+        else:
+            assert row["article_probability"] == 0.0
+    assert {row["reason"] for row in rows if path_of(row) == "/big.html"} == {"too_large"}
+    reasons = sorted(Counter(row["reason"] for row in rows).items())
+    print(f"teaser crawl: items in {articles_in + links_in} ({articles_in} article, {links_in} link); "
+          f"stored {crawl.stored} ({len(links)} link, out of scope), dropped {crawl.dropped}; "
+          f"review feed: {len(rows)} pages {reasons}")
+    # nothing rejected reached the storage pipeline after ours or the crawl's FEEDS
+    after = [json.loads(line) for line in recorded.read_text(encoding="utf-8").splitlines()]
+    assert len(after) == crawl.stored
+    assert not {row["url"] for row in after if row["class"] == "ArticleItem"} & rejected
+
+
+def test_the_review_feed_takes_feeds_options(site, tmp_path):
+    """A FEEDS-style entry: CSV, a URI parameter (the spider's name) and overwrite."""
+    review = tmp_path / "site-rejected.csv"
+    review.write_text("left from an earlier crawl\n")
+    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "FEED_EXPORT_FIELDS": ["url", "kind"], "BODYTEXT_REJECTED_FEED": {
+        str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}}}, start=site.url("/index.html"))
+    assert_clean(crawl)
+    rows = list(csv.DictReader(review.read_text(encoding="utf-8").splitlines()))
+    assert list(rows[0]) == FIELDS
+    assert {row["url"] for row in rows} == dropped_pages(crawl) and len(rows) == crawl.dropped
+    assert all(set(item) == {"url", "kind"} for item in crawl.items)  # FEED_EXPORT_FIELDS is for the items
 
 
 # --- real pages ------------------------------------------------------------------------------------

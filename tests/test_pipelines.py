@@ -19,6 +19,7 @@ from scrapy.utils.test import get_crawler
 from scrapy_bodytext import BodyTextPipeline, NotAnArticle, extract, extractors
 from scrapy_bodytext.executors import ThreadExecutor, WorkerDied, WorkerTimeout
 from scrapy_bodytext.pipelines import ExtractionFailed
+from scrapy_bodytext.review import RejectedPage, page_rejected
 from scrapy_bodytext.spidermiddlewares import Page
 
 SITE = Path(__file__).parent / "site"
@@ -298,3 +299,74 @@ def test_manual_enabling_without_the_middlewares_is_reported(caplog):
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         make_pipeline().open_spider()
     assert not caplog.records
+
+
+def test_the_fields_setting_chooses_the_values_written_and_lists_stay_lists():
+    pipeline = make_pipeline(BODYTEXT_FIELDS={"main_text": "body", "reason": "reason", "authors": "authors",
+                                              "tags": "tags", "title": "headline"})
+    item = {"url": "https://example.com/a"}
+    [out] = process(pipeline, (item, new_page()))
+    assert out is item
+    assert set(item) == {"url", "body", "reason", "authors", "tags", "headline"}
+    assert item["reason"] == "ok" and item["body"] == "First paragraph.\nSecond one."
+    assert item["authors"] == [] and isinstance(item["authors"], list) and item["tags"] == []
+
+
+class TextAndTitle(scrapy.Item):
+    main_text = scrapy.Field()
+    article_probability = scrapy.Field()
+
+
+def test_a_typed_item_lacking_a_metadata_field_gets_one_error_naming_it(caplog):
+    pipeline = make_pipeline(BODYTEXT_FIELDS="main_text,article_probability,title,language")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        outs = process(pipeline, (TextAndTitle(), new_page()), (TextAndTitle(), new_page()))
+    assert all(out["main_text"] and "title" not in out for out in outs)
+    errors = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(errors) == 1 and "TextAndTitle" in errors[0] and "title, language" in errors[0]
+    assert "BODYTEXT_FIELDS" in errors[0]
+
+
+@dataclasses.dataclass
+class Teaser:
+    url: str
+
+
+def test_items_of_other_classes_pass_untouched_and_counted():
+    executor = CountingExecutor()
+    pipeline = make_pipeline(executor, BODYTEXT_ITEM_CLASSES=[Bare])
+    listing = new_page(LISTING)
+    teasers = [Teaser(url=f"https://example.com/{n}") for n in range(3)]
+    outs = process(pipeline, *((teaser, listing) for teaser in teasers), (Bare(url="x"), listing))
+    assert outs[:3] == teasers and teasers[0] == Teaser(url="https://example.com/0")
+    assert isinstance(outs[3], NotAnArticle)
+    found = stats(pipeline)
+    assert found["bodytext/items/out_of_scope"] == 3 and found["bodytext/items/non_articles"] == 1
+    assert executor.submitted == 1
+
+
+def test_each_rejected_page_is_announced_once():
+    pipeline = make_pipeline()
+    announced = []
+    pipeline.crawler.signals.connect(lambda page, spider: announced.append((page, spider)), signal=page_rejected,
+                                     weak=False)
+    listing, failed = new_page(LISTING, url="https://example.com/l"), new_page(b"", url="https://example.com/e")
+    article = new_page()
+    process(pipeline, ({}, listing), ({}, listing), ({}, failed), ({}, failed), ({}, article))
+    pages = {page.url: page for page, spider in announced}
+    assert len(announced) == 2 and all(spider is pipeline.crawler.spider for _, spider in announced)
+    assert pages["https://example.com/l"] == RejectedPage(
+        url="https://example.com/l", reason="not_an_article", article_probability=0.1, threshold=0.5,
+        extractor="scripted", title="", detail="")
+    assert pages["https://example.com/e"].reason == "empty" and pages["https://example.com/e"].article_probability == 0
+    assert stats(pipeline)["bodytext/pages/rejected"] == 2
+
+
+def test_a_review_feed_without_its_extension_is_reported(caplog):
+    by_hand = {"ADDONS": {}, "ITEM_PIPELINES": {BodyTextPipeline: 200},
+               "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
+               "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40}}
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        make_pipeline(**by_hand, BODYTEXT_REJECTED_FEED="rejected.jsonl").open_spider()
+    [warning] = [record.getMessage() for record in caplog.records]
+    assert "BODYTEXT_REJECTED_FEED" in warning and "RejectedFeed" in warning

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
+import scrapy
 from scrapy.settings import Settings
 
 from scrapy_bodytext import ExtractConfig
-from scrapy_bodytext.settings import DEFAULTS, BodyTextSettingError, load_settings
+from scrapy_bodytext.result import VALUE_NAMES
+from scrapy_bodytext.settings import DEFAULTS, FIELD_PRESETS, BodyTextSettingError, load_settings, unknown_names
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+REPO = Path(__file__).resolve().parent.parent
+README, PLUGIN_DOC = REPO / "README.md", REPO / "docs" / "plugin.md"
 
 
 def test_defaults_give_the_core_defaults():
@@ -20,6 +24,8 @@ def test_defaults_give_the_core_defaults():
     assert loaded.enabled and loaded.drop_non_articles
     assert loaded.on_failure == "drop"
     assert loaded.fields == ("main_text", "article_probability")
+    assert loaded.item_classes == () and loaded.in_scope(object())
+    assert loaded.rejected_feeds == ()
     assert loaded.status_codes == {200}
     assert "text/html" in loaded.content_types
     assert loaded.threads >= 1 and loaded.workers >= 0
@@ -46,9 +52,82 @@ def test_command_line_strings_are_accepted():
     assert loaded.threads == 3 and loaded.on_failure == "store"
 
 
-def test_a_field_set_to_none_is_not_written():
-    loaded = load_settings({"BODYTEXT_TEXT_FIELD": "body", "BODYTEXT_PROBABILITY_FIELD": None})
-    assert loaded.fields == ("body",)
+@pytest.mark.parametrize("none", [None, "None", "none", "", " "])
+def test_a_field_set_to_none_or_empty_is_not_written(none):
+    loaded = load_settings(Settings({"BODYTEXT_TEXT_FIELD": "body", "BODYTEXT_PROBABILITY_FIELD": none}))
+    assert loaded.field_map == (("main_text", "body"),)
+
+
+def test_a_list_setting_blames_the_entry_at_fault():
+    with pytest.raises(BodyTextSettingError) as raised:
+        load_settings(Settings({"BODYTEXT_STATUS_CODES": "200,abc"}))
+    assert str(raised.value).startswith("BODYTEXT_STATUS_CODES: entry 'abc': expected an HTTP status code")
+    with pytest.raises(BodyTextSettingError, match=r"^BODYTEXT_CONTENT_TYPES: entry 'html': "):
+        load_settings({"BODYTEXT_CONTENT_TYPES": ["text/html", "html"]})
+
+
+def test_the_metadata_preset_in_one_line():
+    loaded = load_settings(Settings({"BODYTEXT_FIELDS": "metadata"}))
+    assert loaded.fields[:2] == ("main_text", "article_probability")
+    assert {"title", "published", "modified", "authors", "language", "canonical_url"} <= set(loaded.fields)
+    assert all(name == field for name, field in loaded.field_map)
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("all", tuple((name, name) for name in VALUE_NAMES)),
+    ("main_text,title", (("main_text", "main_text"), ("title", "title"))),
+    (["default", "authors"], (("main_text", "main_text"), ("article_probability", "article_probability"),
+                              ("authors", "authors"))),
+    ({"main_text": "body", "title": "headline", "language": None}, (("main_text", "body"), ("title", "headline"))),
+    ('{"main_text": "body", "published": "date"}', (("main_text", "body"), ("published", "date"))),
+    ('["title", "language"]', (("title", "title"), ("language", "language"))),
+])
+def test_fields_as_presets_names_or_mappings(value, expected):
+    assert load_settings(Settings({"BODYTEXT_FIELDS": value})).field_map == expected
+
+
+def test_the_old_field_settings_rename_the_two_values():
+    loaded = load_settings({"BODYTEXT_FIELDS": "metadata", "BODYTEXT_TEXT_FIELD": "body",
+                            "BODYTEXT_PROBABILITY_FIELD": "None"})
+    assert loaded.field_map[0] == ("main_text", "body") and "article_probability" not in dict(loaded.field_map)
+    assert "title" in loaded.fields
+    with pytest.raises(BodyTextSettingError, match=r"^BODYTEXT_TEXT_FIELD: .*set it in one place"):
+        load_settings({"BODYTEXT_FIELDS": {"main_text": "body"}, "BODYTEXT_TEXT_FIELD": "text"})
+
+
+class ArticleItem(scrapy.Item):
+    url = scrapy.Field()
+
+
+def test_item_classes_as_classes_or_import_paths():
+    loaded = load_settings(Settings({"BODYTEXT_ITEM_CLASSES": f"{__name__}.ArticleItem, builtins.dict"}))
+    assert loaded.item_classes == (ArticleItem, dict)
+    assert loaded.in_scope(ArticleItem()) and loaded.in_scope({}) and not loaded.in_scope(scrapy.Item())
+    assert load_settings({"BODYTEXT_ITEM_CLASSES": [ArticleItem]}).item_classes == (ArticleItem,)
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("rejected.jsonl", (("rejected.jsonl", {}),)),
+    ({"review/%(name)s.csv": {"overwrite": True}}, (("review/%(name)s.csv", {"overwrite": True}),)),
+    ('{"rejected": {"format": "jsonlines"}}', (("rejected", {"format": "jsonlines"}),)),
+    ("", ()),
+])
+def test_the_review_feed_as_a_path_or_feeds_entries(value, expected):
+    assert load_settings(Settings({"BODYTEXT_REJECTED_FEED": value})).rejected_feeds == expected
+
+
+@pytest.mark.parametrize(("name", "meant"), [
+    ("BODYTEXT_TRESHOLD", "BODYTEXT_ARTICLE_THRESHOLD"),
+    ("BODYTEXT_THRESHOLD", "BODYTEXT_ARTICLE_THRESHOLD"),
+    ("BODYTEXT_WORKER", "BODYTEXT_WORKERS"),
+    ("BODYTEXT_FIELD", "BODYTEXT_FIELDS"),
+    ("BODYTEXT_ITEM_CLASS", "BODYTEXT_ITEM_CLASSES"),
+    ("BODYTEXT_REJECTED_FEEDS", "BODYTEXT_REJECTED_FEED"),
+    ("BODYTEXT_EXTRACTER", "BODYTEXT_EXTRACTOR"),
+    ("BODYTEXT_QWERTY", None),
+])
+def test_unknown_names_with_the_setting_a_typo_meant(name, meant):
+    assert unknown_names([name, "BODYTEXT_ENABLED", "DOWNLOAD_DELAY"]) == {name: meant}
 
 
 @pytest.mark.parametrize(("name", "value"), [
@@ -65,6 +144,17 @@ def test_a_field_set_to_none_is_not_written():
     ("BODYTEXT_DROP_NON_ARTICLES", 2),
     ("BODYTEXT_ON_FAILURE", "ignore"),
     ("BODYTEXT_TEXT_FIELD", "main text"),
+    ("BODYTEXT_FIELDS", "titel"),
+    ("BODYTEXT_FIELDS", {"main_text": "main text"}),
+    ("BODYTEXT_FIELDS", {"main_text": "x", "title": "x"}),
+    ("BODYTEXT_FIELDS", []),
+    ("BODYTEXT_FIELDS", "{not json"),
+    ("BODYTEXT_ITEM_CLASSES", "no.such.Item"),
+    ("BODYTEXT_ITEM_CLASSES", "scrapy.Nothing"),
+    ("BODYTEXT_ITEM_CLASSES", [5]),
+    ("BODYTEXT_REJECTED_FEED", "rejected"),
+    ("BODYTEXT_REJECTED_FEED", 5),
+    ("BODYTEXT_REJECTED_FEED", {"rejected.jsonl": "jsonlines"}),
     ("BODYTEXT_PROBABILITY_FIELD", 5),
     ("BODYTEXT_MAX_BODY_SIZE", 0),
     ("BODYTEXT_MAX_BODY_SIZE", 1.5),
@@ -84,8 +174,17 @@ def test_an_invalid_value_raises_naming_the_setting(name, value):
     assert isinstance(raised.value, ValueError)
 
 
-def test_every_setting_is_documented_in_the_readme_with_its_default():
-    section = re.search(r"<!-- section: plugin -->(.*)<!-- /section: plugin -->", README.read_text(), re.S)
-    assert section, "README has no plugin section"
-    documented = set(re.findall(r"`(BODYTEXT_[A-Z_]+)`", section.group(1)))
-    assert documented >= set(DEFAULTS), f"undocumented: {sorted(set(DEFAULTS) - documented)}"
+def test_every_setting_is_documented_with_its_default_and_an_example():
+    """docs/plugin.md has a section per setting: its default (as Python, checked against the code)
+    and a code example; the README links to it."""
+    sections = dict(re.findall(r"^### `(BODYTEXT_[A-Z_]+)`\n(.*?)(?=^### |^## |\Z)", PLUGIN_DOC.read_text(), re.S | re.M))
+    assert set(sections) == set(DEFAULTS), f"undocumented: {sorted(set(DEFAULTS) - set(sections))}"
+    for name, text in sections.items():
+        default = re.search(r"^Default: `(.+?)`", text, re.M)
+        assert default, f"{name}: no 'Default: `...`' line"
+        assert ast.literal_eval(default.group(1)) == DEFAULTS[name], name
+        assert re.search(rf"```(python|sh)\n.*{name}", text, re.S), f"{name}: no example"
+    assert "docs/plugin.md" in README.read_text()
+    for preset, names in FIELD_PRESETS.items():
+        assert f"`{preset}`" in sections["BODYTEXT_FIELDS"]
+        assert preset == "all" or all(f"`{name}`" in sections["BODYTEXT_FIELDS"] for name in names)

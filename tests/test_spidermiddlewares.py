@@ -131,3 +131,18 @@ def test_the_table_goes_away_with_its_crawler():
     del middleware, crawler
     gc.collect()
     assert table() is None
+
+
+class Teaser(dict):
+    """An item class of its own (a dict subclass, so an item to Scrapy)."""
+
+
+def test_items_outside_the_judged_classes_are_not_linked():
+    middleware, _ = make_middleware(BODYTEXT_ITEM_CLASSES=[f"{__name__}.Teaser"])
+    teasers, other = [Teaser(n=n) for n in range(3)], {"n": "dict"}
+    assert run_output(middleware, page_response(), [*teasers, other]) == [*teasers, other]
+    assert len(middleware.links) == 3
+    assert middleware.links.pop(other) is None and middleware.links.pop(teasers[0]) is not None
+    listing_only, _ = make_middleware(BODYTEXT_ITEM_CLASSES="builtins.list")
+    run_output(listing_only, page_response(), teasers)
+    assert len(listing_only.links) == 0  # no item judged: the page is never handed to the pipeline

@@ -148,3 +148,25 @@ def test_probability_needs_a_run_of_consecutive_content_lines():
 def test_invalid_options_are_rejected(options):
     with pytest.raises(ValueError):
         extract(article_page(), extractor="ttr", options=options)
+
+
+@pytest.mark.corpus
+def test_no_words_are_glued_on_real_pages(corpus):
+    """60 dev pages, articles and not: no capitalised word comes out stuck to the word before it
+    where the page holds the two apart (it read ``focusedNotion``, ``MeinungHandelspolitik``)."""
+    import random
+
+    from glued_words import glued_words, page_words
+
+    pages = random.Random(60).sample(corpus, 60)
+    glued = {page.id: found for page in pages
+             if (found := glued_words(extract(page.body, url=page.url, extractor="ttr").text, page_words(page.body)))}
+    assert glued == {}
+
+
+def test_inline_elements_without_whitespace_are_read_apart_unless_a_word_goes_on():
+    html = ("<html><body><article>" + "<p><strong>Privacy focused</strong><span class=tag>Notion</span> is one "
+            "of the <b>T</b>ools; the 33<sup>rd</sup> <a>Home</a><a>News</a>(<i>see</i>) 中文<a>链接</a>.</p>" * 4
+            + "</article></body></html>")
+    text = extract(html.encode(), extractor="ttr").text
+    assert text.splitlines()[0] == "Privacy focused Notion is one of the Tools; the 33rd Home News (see) 中文链接."

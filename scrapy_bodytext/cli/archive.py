@@ -1,28 +1,37 @@
-"""Extraction over a web archive: one JSON line per HTML response, a summary on stderr."""
+"""Extraction over a web archive: one JSON line per HTML response, one stderr line per damaged
+record, a summary on stderr."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
 from ..api import extract_with_config
 from ..config import ExtractConfig
 from ..result import SKIP_REASONS, ExtractionResult, Reason
-from ..warc import WarcUnavailable, iter_archive
+from ..warc import ArchiveEntry, WarcUnavailable, iter_archive
 from . import FAILED, OK
-from .progress import progress_display
+from .progress import Progress, progress_display
 
 #: extraction outcomes counted as errors rather than as skipped pages
 _ERROR_REASONS = frozenset((Reason.ERROR, Reason.TIME_LIMIT))
 
+logging.getLogger("warcio").addHandler(logging.NullHandler())  # its notes (URLs with spaces) are not ours to print
+
+#: what ``extract_archive`` hands a page to: (body, url, content_type) in, results out in the same order
+ExtractMany = Callable[[Iterable[tuple[bytes, str | None, str | None]]], Iterable[ExtractionResult]]
+
 
 @dataclass
 class ArchiveSummary:
-    """Every record lands in exactly one of: articles, non_articles, skipped[reason], errors[reason]."""
+    """Every record lands in exactly one of: articles, non_articles, skipped[reason], errors[reason]
+    (extraction failed) and damaged[kind] (the archive's bytes could not be read as a record)."""
 
     records: int = 0
     html: int = 0
@@ -30,6 +39,7 @@ class ArchiveSummary:
     non_articles: int = 0
     skipped: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
+    damaged: Counter = field(default_factory=Counter)
 
     def add_result(self, result: ExtractionResult) -> None:
         self.html += 1
@@ -53,19 +63,26 @@ class ArchiveSummary:
             f"non-articles: {self.non_articles}",
             f"skipped: {sum(self.skipped.values())}{detail(self.skipped)}",
             f"errors: {sum(self.errors.values())}{detail(self.errors)}",
+            f"damaged: {sum(self.damaged.values())}{detail(self.damaged)}",
         ]
 
 
-def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: TextIO) -> int:
-    """Stream the archive ``stream`` into JSON lines on ``out``; the summary goes to stderr."""
+def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: TextIO,
+                    extract_many: ExtractMany | None = None) -> int:
+    """Stream the archive ``stream`` into JSON lines on ``out``; damage and the summary go to stderr.
+
+    ``extract_many`` runs the extractor over the HTML pages, in order (default: one after the other
+    in this process; a process pool's ordered map fits). Returns ``OK``, or ``FAILED`` when a part of
+    the archive was damaged (every readable record has still been extracted) or warcio is missing.
+    """
     summary = ArchiveSummary()
     size = _size(stream)
     try:
         with progress_display(name) as progress:
-            for entry in iter_archive(stream, max_body_size=config.max_body_size):
+            for entry, result in _with_results(iter_archive(stream, max_body_size=config.max_body_size),
+                                               extract_many or _one_by_one(config)):
                 summary.records += 1
-                if entry.kind == "html":
-                    result = extract_with_config(entry.body, config, url=entry.url, content_type=entry.content_type)
+                if result is not None:
                     summary.add_result(result)
                     row = {"url": entry.url, "warc_date": entry.date, "offset": entry.offset,
                            "status": entry.status, **result.as_dict()}
@@ -73,16 +90,58 @@ def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: Tex
                 elif entry.kind == "skipped":
                     summary.skipped[entry.reason] += 1
                 else:
-                    summary.errors[entry.reason] += 1
+                    summary.damaged[entry.reason] += 1
+                    _report_damage(name, entry, progress)
                 if progress is not None:
                     done = f", {100 * entry.offset / size:.0f}%" if size and entry.offset is not None else ""
                     progress.show(f"{summary.records} records, {summary.html} HTML{done}")
     except WarcUnavailable as exc:
         print(f"scrapy-bodytext extract: {name}: {exc}", file=sys.stderr)
         return FAILED
+    except OSError as exc:  # the file or pipe failed under us: what was read is written, then say so
+        out.flush()
+        print(f"scrapy-bodytext extract: {name}: read error after {summary.records} records: {exc}", file=sys.stderr)
+        return FAILED
     out.flush()
     print(f"== {name}", *summary.lines(), sep="\n", file=sys.stderr)
-    return OK
+    return FAILED if summary.damaged else OK
+
+
+def _one_by_one(config: ExtractConfig) -> ExtractMany:
+    def extract_many(pages: Iterable[tuple[bytes, str | None, str | None]]) -> Iterator[ExtractionResult]:
+        for body, url, content_type in pages:
+            yield extract_with_config(body, config, url=url, content_type=content_type)
+
+    return extract_many
+
+
+def _with_results(entries: Iterator[ArchiveEntry], extract_many: ExtractMany,
+                  ) -> Iterator[tuple[ArchiveEntry, ExtractionResult | None]]:
+    """Every entry in archive order, HTML ones with their extraction result (others with None)."""
+    pending: deque[ArchiveEntry] = deque()
+
+    def pages() -> Iterator[tuple[bytes, str | None, str | None]]:
+        for entry in entries:
+            pending.append(entry)
+            if entry.kind == "html":
+                yield entry.body, entry.url, entry.content_type
+
+    for result in extract_many(pages()):
+        while (entry := pending.popleft()).kind != "html":
+            yield entry, None
+        yield entry, result
+    yield from ((entry, None) for entry in pending)
+
+
+def _report_damage(name: str, entry: ArchiveEntry, progress: Progress | None) -> None:
+    """One line per damaged stretch: where, what, and where reading resumed."""
+    if progress is not None:
+        progress.clear()
+    resumed = (f"reading resumed at offset {entry.resumed_at}" if entry.resumed_at is not None
+               else "no readable record after it")
+    detail = f": {entry.detail}" if entry.detail else ""
+    print(f"scrapy-bodytext extract: {name}: damaged record at offset {entry.offset} ({entry.reason}{detail}); "
+          f"{resumed}", file=sys.stderr)
 
 
 def _size(stream: BinaryIO) -> int | None:
