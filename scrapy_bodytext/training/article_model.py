@@ -4,7 +4,7 @@ A logistic model over ``page.FEATURES``. Every training page is seen twice, with
 and with none (as on a page whose URL is not known), so that the verdict holds without the URL
 and does not lean on it. Articles weigh more than non-articles as a class: a dropped article is
 lost data, a kept listing page only noise. The raw score is then calibrated into a probability by
-isotonic regression, fitted on out-of-fold scores (and, for the figures, cross-fitted: each fold's
+Platt scaling, fitted on out-of-fold scores (and, for the figures, cross-fitted: each fold's
 pages are calibrated by a map fitted on the other folds).
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from ..extractors.bodytext import page as page_level
 from .dataset import PageData
-from .fitting import apply_isotonic, fit_isotonic
+from .fitting import fit_logistic, sigmoid
 from .folds import training_indices
 from .paragraph_models import Linear, fit_linear
 
@@ -47,19 +47,25 @@ def fit_article(x: np.ndarray, y: np.ndarray, settings: ArticleSettings) -> Line
     return fit_linear(both, labels, weights, settings.l2)
 
 
+def logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return np.log(p / (1 - p))
+
+
 @dataclass
 class Calibration:
-    """Isotonic map from raw score to probability."""
+    """Platt scaling: ``sigmoid(intercept + slope * logit(score))`` (two numbers, monotone, smooth)."""
 
-    centres: np.ndarray
-    values: np.ndarray
+    intercept: float
+    slope: float
 
     @classmethod
     def fit(cls, scores: np.ndarray, labels: np.ndarray) -> Calibration:
-        return cls(*fit_isotonic(scores, labels))
+        beta = fit_logistic(np.c_[np.ones(len(scores)), logit(scores)], labels, l2=1e-3)
+        return cls(float(beta[0]), float(beta[1]))
 
     def apply(self, scores: np.ndarray) -> np.ndarray:
-        return apply_isotonic(self.centres, self.values, scores)
+        return sigmoid(self.intercept + self.slope * logit(scores))
 
 
 def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: dict[int, np.ndarray],
@@ -81,8 +87,9 @@ def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: di
 
 def cross_calibrated(pages: Sequence[PageData], folds: Sequence[str], scores: dict[int, float],
                      reference: Sequence[tuple[int, float]]) -> dict[int, float]:
-    """Each fold's ``scores`` calibrated by an isotonic map fitted on the ``reference`` (page,
-    score) pairs of the pages the fold's model may see (other folds, other sites)."""
+    """Each fold's ``scores`` calibrated by a map fitted on the ``reference`` (page,
+    score) pairs of the pages the fold's model may see (other folds, other sites): a map fitted on
+    scores of other pages, as the shipped map is for pages it never saw."""
     calibrated = {}
     for fold in sorted(set(folds)):
         allowed = set(training_indices(pages, folds, fold))

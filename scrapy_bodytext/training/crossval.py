@@ -18,6 +18,7 @@ import argparse
 import datetime
 import json
 import math
+import pickle
 import statistics
 import sys
 import time
@@ -36,7 +37,7 @@ from .article_model import (
     ArticleSettings, Calibration, cross_calibrated, fit_article, out_of_fold_scores, without_url,
 )
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
-from .folds import assign_folds
+from .folds import MODES, assign_folds
 from .paragraph_models import (
     ParagraphSettings, ParagraphTable, context_matrix, fit_first, fit_second, out_of_fold, per_page,
 )
@@ -125,12 +126,58 @@ def judgement(pages: Sequence[PageData], probabilities: dict[int, float], texts:
     }
 
 
+@dataclass
+class Scheme:
+    """Everything one fold scheme gives: OOF paragraph scores, the chosen cut and article settings,
+    and the figures."""
+
+    mode: str
+    folds: list[str]
+    first: list
+    second: list
+    cut_grid: dict[float, float]
+    settings: ParagraphSettings
+    texts: dict[int, str]
+    text: dict[str, TextFigures]
+    rows: dict[int, list[float]]
+    article_settings: ArticleSettings
+    article: dict
+
+
+def run_scheme(pages, table, mode: str, settings: ParagraphSettings, cache: str | None, processes: int, log,
+               fixed: Scheme | None = None) -> Scheme:
+    """OOF figures under fold ``mode``; the cut and article class weight are chosen here on OOF
+    scores, or taken from ``fixed`` (a scheme that chose them)."""
+    folds = fold_names(pages, mode)
+    log(f"{mode} folds: {len(set(folds))}")
+    first, second = paragraph_scores(pages, folds, table, settings, cache and f"{cache}.{mode}.oof", processes)
+    cut_grid = {}
+    for cut in CUTS if fixed is None else (fixed.settings.cut,):
+        chosen = selected_texts(pages, second, cut, settings.relative_cut)
+        cut_grid[cut] = text_figures(pages, {k: text for k, (text, _) in chosen.items()})["all"].row()[3]
+    cut = max(cut_grid, key=cut_grid.get)
+    settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
+    chosen = selected_texts(pages, second, cut, settings.relative_cut)
+    texts = {k: text for k, (text, _) in chosen.items()}
+    rows = {k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k])
+            for k, (_, keep) in chosen.items()}
+    weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
+    article_settings, article = choose_article_weight(pages, folds, rows, texts, weights)
+    log(f"{mode} folds: cut {cut}, article class weight {article_settings.article_weight}")
+    return Scheme(mode, folds, first, second, cut_grid, settings, texts, text_figures(pages, texts), rows,
+                  article_settings, article)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_bodytext.training", description=__doc__.splitlines()[0])
     parser.add_argument("corpus", help="labelled corpus folder (index.jsonl + pages)")
-    parser.add_argument("--folds", choices=("source", "site"), default="source",
-                        help="source: leave one source out (default); site: groups of sites inside each source")
-    parser.add_argument("--cache", help="pickle file keeping the parsed pages between runs")
+    parser.add_argument("--folds", choices=MODES, default="mixed",
+                        help="the scheme everything is chosen on: mixed (default: small sources left out whole, "
+                             "large ones in groups of sites), source (leave one source out), site (groups of sites "
+                             "inside every source); leave-one-source-out figures are printed beside it")
+    parser.add_argument("--no-strict", action="store_true", help="skip the leave-one-source-out figures")
+    parser.add_argument("--processes", type=int, default=2, help="folds fitted at once (default 2)")
+    parser.add_argument("--cache", help="pickle file keeping the parsed pages (and OOF scores) between runs")
     parser.add_argument("--peer-cache", help="pickle file keeping the peers' texts between runs")
     parser.add_argument("--no-peers", action="store_true", help="do not run trafilatura and readability")
     parser.add_argument("--write", action="store_true", help=f"fit on every page and write {MODEL_FILE.name}")
@@ -140,66 +187,69 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     log = lambda message: print(f"[{time.perf_counter() - started:5.0f} s] {message}", file=sys.stderr)  # noqa: E731
     pages = load_dataset(args.corpus, args.cache)
-    folds = fold_names(pages, args.folds)
-    log(f"{len(pages)} pages, {len(set(folds))} folds ({args.folds})")
+    log(f"{len(pages)} pages")
     settings = ParagraphSettings()
     table = ParagraphTable.of(pages, settings)
-
-    first_values = out_of_fold(pages, folds, table, table.base, lambda x, y, w: fit_first(x, y, w, settings),
-                               "first pass")
-    first = per_page(pages, table, first_values)
-    second_x = np.hstack([table.base, context_matrix(pages, table, first)])
-    second_values = out_of_fold(pages, folds, table, second_x, lambda x, y, w: fit_second(x, y, w, settings),
-                                "second pass")
-    second = per_page(pages, table, second_values)
-
-    cut_grid = {}
-    for cut in CUTS:
-        chosen = selected_texts(pages, second, cut, settings.relative_cut)
-        cut_grid[cut] = text_figures(pages, {k: text for k, (text, _) in chosen.items()})["all"].row()[3]
-    cut = max(cut_grid, key=cut_grid.get)
-    settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
-    chosen = selected_texts(pages, second, cut, settings.relative_cut)
-    texts = {k: text for k, (text, _) in chosen.items()}
-    ours = text_figures(pages, texts)
-    log(f"cut {cut} chosen: " + ", ".join(f"{c}: {f:.4f}" for c, f in cut_grid.items()))
-
-    rows = {k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k])
-            for k, (_, keep) in chosen.items()}
-    article_settings, article_figures = choose_article_weight(pages, folds, rows, texts)
-    log(f"article class weight {article_settings.article_weight} chosen")
+    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log)
+    schemes = [main_scheme]
+    if args.folds != "source" and not args.no_strict:
+        schemes.append(run_scheme(pages, table, "source", settings, args.cache, args.processes, log, fixed=main_scheme))
 
     peers = {} if args.no_peers else peer_texts(pages, args.corpus, args.peer_cache, log)
     peer_figures = {name: text_figures(pages, found) for name, found in peers.items()}
-
     report = {
         "corpus": str(args.corpus), "corpus_fingerprint": corpus_fingerprint(args.corpus),
         "code_fingerprint": code_fingerprint(), "date": datetime.date.today().isoformat(), "folds": args.folds,
-        "settings": asdict(settings), "article_settings": asdict(article_settings),
-        "cut_grid": {str(c): round(f, 4) for c, f in cut_grid.items()},
-        "text": {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                                  (round(v, 4) for v in fig.row()))) for source, fig in ours.items()},
-        "peers": {name: {source: round(fig.row()[3], 4) for source, fig in figs.items()}
+        "settings": asdict(main_scheme.settings), "article_settings": asdict(main_scheme.article_settings),
+        "cut_grid": {str(c): round(f, 4) for c, f in main_scheme.cut_grid.items()},
+        "schemes": {
+            scheme.mode: {
+                "text": {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
+                                          (round(v, 4) for v in fig.row()))) for source, fig in scheme.text.items()},
+                "judgement": scheme.article["judgement"],
+                "reliability": scheme.article["reliability"],
+            } for scheme in schemes
+        },
+        "peers": {name: {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
+                                          (round(v, 4) for v in fig.row()))) for source, fig in figs.items()}
                   for name, figs in peer_figures.items()},
-        "judgement": article_figures["judgement"],
-        "reliability": article_figures["reliability"],
     }
-    print_report(pages, folds, ours, peer_figures, article_figures, cut_grid, args.folds)
+    print_report(pages, schemes, peer_figures)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     if args.write:
-        model = fit_all(pages, table, first, second, rows, settings, article_settings, article_figures, report)
+        model = fit_all(pages, table, main_scheme, report)
         read_model(model)  # the file must load with the code that wrote it
         MODEL_FILE.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
         log(f"wrote {MODEL_FILE}")
     return 0
 
 
-def choose_article_weight(pages, folds, rows, texts) -> tuple[ArticleSettings, dict]:
+def paragraph_scores(pages, folds, table, settings, cache: str | None, processes: int = 1):
+    """Out-of-fold first- and second-pass scores per page (kept in ``cache`` for the same pages,
+    code, folds and settings)."""
+    key = (len(pages), code_fingerprint(), tuple(folds), asdict(settings))
+    if cache and Path(cache).is_file():
+        stored_key, values = pickle.loads(Path(cache).read_bytes())
+        if stored_key == key:
+            return values
+    first_values = out_of_fold(pages, folds, table, table.base, lambda x, y, w: fit_first(x, y, w, settings),
+                               "first pass", processes)
+    first = per_page(pages, table, first_values)
+    second_x = np.hstack([table.base, context_matrix(pages, table, first)])
+    second_values = out_of_fold(pages, folds, table, second_x, lambda x, y, w: fit_second(x, y, w, settings),
+                                "second pass", processes)
+    values = (first, per_page(pages, table, second_values))
+    if cache:
+        Path(cache).write_bytes(pickle.dumps((key, values)))
+    return values
+
+
+def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) -> tuple[ArticleSettings, dict]:
     """The article class weight with the most non-articles dropped while at most
     ``MAX_ARTICLES_DROPPED`` of the articles are, with and without URLs (OOF, cross-calibrated)."""
     tried = {}
-    for weight in ARTICLE_WEIGHTS:
+    for weight in weights:
         settings = ArticleSettings(article_weight=weight)
         with_url, no_url = out_of_fold_scores(pages, folds, rows, settings)
         reference = [*with_url.items(), *no_url.items()]
@@ -225,17 +275,18 @@ def choose_article_weight(pages, folds, rows, texts) -> tuple[ArticleSettings, d
     }
 
 
-def fit_all(pages, table, first, second, rows, settings, article_settings, article_figures, report) -> dict:
+def fit_all(pages, table, scheme: Scheme, report) -> dict:
     """Every model fitted on every page (second pass and article model on OOF inputs), as JSON."""
     from ..extractors.bodytext import context, units
 
+    settings, article_settings, rows = scheme.settings, scheme.article_settings, scheme.rows
     first_model = fit_first(table.base, table.label, table.weight, settings)
-    second_x = np.hstack([table.base, context_matrix(pages, table, first)])
+    second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])
     second_model = fit_second(second_x, table.label, table.weight, settings)
     keys = sorted(rows)
     article_model = fit_article(np.array([rows[k] for k in keys]), np.array([pages[k].is_article for k in keys], float),
                                 article_settings)
-    raw = article_figures["raw"]
+    raw = scheme.article["raw"]
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
     calibration = Calibration.fit(np.array([s for _, s in pooled]), np.array([pages[k].is_article for k, _ in pooled], float))
     second_names = (*units.FEATURES, *context.FEATURES)
@@ -246,8 +297,9 @@ def fit_all(pages, table, first, second, rows, settings, article_settings, artic
     trees = second_model.trees
     return {
         "about": {key: report[key] for key in ("date", "corpus", "corpus_fingerprint", "code_fingerprint", "folds",
-                                              "settings", "article_settings", "cut_grid", "judgement")}
-        | {"out_of_fold_text": report["text"]["all"]},
+                                              "settings", "article_settings", "cut_grid")}
+        | {"out_of_fold": {mode: {"text": figures["text"]["all"], "judgement": figures["judgement"]}
+                           for mode, figures in report["schemes"].items()}},
         "selection": {"cut": settings.cut, "relative_cut": settings.relative_cut},
         "first_pass": linear(first_model, units.FEATURES),
         "second_pass": {
@@ -262,56 +314,71 @@ def fit_all(pages, table, first, second, rows, settings, article_settings, artic
             },
         },
         "article": linear(article_model, page_level.FEATURES),
-        "calibration": {"scores": [round(float(v), 6) for v in calibration.centres],
-                        "probabilities": [round(float(v), 6) for v in calibration.values]},
+        "calibration": {"intercept": round(calibration.intercept, 6), "slope": round(calibration.slope, 6)},
     }
 
 
-def print_report(pages, folds, ours, peer_figures, article_figures, cut_grid, mode) -> None:
-    sources = sorted(s for s in ours if s != "all") + ["all"]
+SCHEME_TITLES = {
+    "mixed": "small sources left out whole, large sources in groups of sites",
+    "source": "each source left out whole",
+    "site": "groups of sites inside every source",
+}
+
+
+def print_report(pages, schemes: list[Scheme], peer_figures) -> None:
     names = list(peer_figures)
-    print(f"Out-of-fold figures ({mode} folds: no page is scored by a model fitted on its fold or its site); "
-          f"{len(pages)} pages")
-    print()
-    print("Main text on article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1)")
-    print()
-    header = "| source | pages | bodytext F1 | P | R | shingle F1 |"
-    for name in names:
-        header += f" {name} F1 | P | R | shingle F1 | Δ |"
-    print(header)
-    print("|" + "---|" * (header.count("|") - 1))
-    for source in sources:
-        fig = ours[source]
-        t, p, r, f = fig.row()
-        line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** |"
+    print(f"Out-of-fold figures on {len(pages)} pages: no page is scored by a model fitted on its fold or on any "
+          f"page of its site")
+    for scheme in schemes:
+        ours = scheme.text
+        sources = sorted(s for s in ours if s != "all") + ["all"]
+        print()
+        print(f"## Main text, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]})")
+        print()
+        print("Article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1)")
+        print()
+        header = "| source | pages | bodytext F1 | P | R | shingle F1 |"
         for name in names:
-            pt, pp, pr, pf = peer_figures[name][source].row()
-            line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {f - pf:+.3f} |"
-        print(line)
-    print()
-    print("Paragraph cut (OOF shingle F1, all articles): " + ", ".join(f"{c} → {f:.4f}" for c, f in cut_grid.items()))
-    print()
-    print("Article judgement at the threshold, OOF and cross-calibrated:")
-    print()
-    print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
-    print("|---|---|---|---|---|---|")
-    for name, fig in article_figures["judgement"].items():
-        print(f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
-              f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
-              f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |")
-    print()
-    print("Reliability (OOF, with URLs): share of articles among the pages given each probability")
-    print()
-    print("| probability | pages | mean probability | article share | gap |")
-    print("|---|---|---|---|---|")
-    for b in article_figures["reliability"]:
-        if b["pages"]:
-            gap = b["article_share"] - b["mean_probability"]
-            print(f"| {b['low']:.1f}–{b['high']:.1f} | {b['pages']} | {b['mean_probability']:.3f} | "
-                  f"{b['article_share']:.3f} | {gap:+.3f} |")
-    print()
-    tried = article_figures["tried"]
-    print("Article class weights tried (OOF articles dropped / non-articles dropped, with URL; without URL): " + "; ".join(
-        f"{w}: {f['with URL']['articles_dropped_share']:.1%} / {f['with URL']['non_articles_dropped_share']:.1%}, "
-        f"{f['without URL']['articles_dropped_share']:.1%} / {f['without URL']['non_articles_dropped_share']:.1%}"
-        for w, f in tried.items()))
+            header += f" {name} F1 | P | R | shingle F1 | Δ |"
+        print(header)
+        print("|" + "---|" * (header.count("|") - 1))
+        for source in sources:
+            fig = ours[source]
+            t, p, r, f = fig.row()
+            line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** |"
+            for name in names:
+                pt, pp, pr, pf = peer_figures[name][source].row()
+                line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {f - pf:+.3f} |"
+            print(line)
+        if len(scheme.cut_grid) > 1:
+            print()
+            print("Paragraph cut chosen on these figures (shingle F1, all articles): "
+                  + ", ".join(f"{c} → {f:.4f}" for c, f in scheme.cut_grid.items()))
+        print()
+        print(f"## Article judgement, {scheme.mode} folds, at probability {scheme.article_settings.threshold} "
+              "(cross-calibrated)")
+        print()
+        print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
+        print("|---|---|---|---|---|---|")
+        for name, fig in scheme.article["judgement"].items():
+            print(f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
+                  f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
+                  f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |")
+        tried = scheme.article["tried"]
+        if len(tried) > 1:
+            print()
+            print("Article class weights tried (articles dropped / non-articles dropped, with URL; without URL): "
+                  + "; ".join(f"{w}: {f['with URL']['articles_dropped_share']:.1%} / "
+                              f"{f['with URL']['non_articles_dropped_share']:.1%}, "
+                              f"{f['without URL']['articles_dropped_share']:.1%} / "
+                              f"{f['without URL']['non_articles_dropped_share']:.1%}" for w, f in tried.items()))
+        print()
+        print(f"Reliability, {scheme.mode} folds, with URLs: share of articles among the pages given each probability")
+        print()
+        print("| probability | pages | mean probability | article share | gap |")
+        print("|---|---|---|---|---|")
+        for b in scheme.article["reliability"]:
+            if b["pages"]:
+                gap = b["article_share"] - b["mean_probability"]
+                print(f"| {b['low']:.1f}–{b['high']:.1f} | {b['pages']} | {b['mean_probability']:.3f} | "
+                      f"{b['article_share']:.3f} | {gap:+.3f} |")

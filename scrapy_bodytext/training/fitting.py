@@ -6,7 +6,6 @@
   question (feature > threshold) of every row at each of its levels, so a tree of depth d is d
   questions and 2**d leaf values, and the whole model is evaluated with a few array operations
   (``scrapy_bodytext.extractors.trees``). Histogram splits on quantile bins, shrinkage, L2 on leaves.
-* ``fit_isotonic``: pool-adjacent-violators, for calibrating a score into a probability.
 """
 
 from __future__ import annotations
@@ -132,29 +131,3 @@ def fit_trees(
         raw += values[full_index]
     return Trees(base, np.array(chosen_f, np.int64).reshape(-1, depth), np.array(chosen_t, float).reshape(-1, depth),
                  np.array(chosen_leaves, float).reshape(-1, size))
-
-
-def fit_isotonic(scores: np.ndarray, labels: np.ndarray, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Non-decreasing step map from score to probability (pool adjacent violators): returns the
-    block upper score bounds and their probabilities; ``apply_isotonic`` interpolates between them."""
-    order = np.argsort(scores, kind="stable")
-    s, y = scores[order], labels[order].astype(float)
-    w = np.ones(len(s)) if w is None else w[order]
-    values, weights, highs, lows = [], [], [], []
-    for score, label, weight in zip(s, y, w):
-        values.append(label)
-        weights.append(weight)
-        lows.append(score)
-        highs.append(score)
-        while len(values) > 1 and values[-2] >= values[-1]:
-            v2, w2, h2 = values.pop(), weights.pop(), highs.pop()
-            lows.pop()
-            values[-1] = (values[-1] * weights[-1] + v2 * w2) / (weights[-1] + w2)
-            weights[-1] += w2
-            highs[-1] = h2
-    centres = np.array([(lo + hi) / 2 for lo, hi in zip(lows, highs)])
-    return centres, np.array(values)
-
-
-def apply_isotonic(centres: np.ndarray, values: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    return np.interp(scores, centres, values)

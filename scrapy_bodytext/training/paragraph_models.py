@@ -11,6 +11,7 @@ first-pass scores that are themselves out of fold.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -112,19 +113,41 @@ def fit_second(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphS
     return SecondPass(fit_linear(x, y, w, settings.second_l2), trees)
 
 
+#: what the fold workers read (inherited when they fork, so the arrays are not copied per fold)
+_SHARED: dict[str, object] = {}
+
+
+def _fold_predictions(fold: str) -> tuple[np.ndarray, np.ndarray]:
+    pages, folds, table, x, fit = (_SHARED[name] for name in ("pages", "folds", "table", "x", "fit"))
+    held = [k for k, name in enumerate(folds) if name == fold]
+    test = table.rows_of(held)
+    if not len(test):
+        return test, np.zeros(0)
+    train = table.rows_of(training_indices(pages, folds, fold))
+    model = fit(x[train], table.label[train], table.weight[train])
+    return test, model.predict(x[test])
+
+
 def out_of_fold(pages: Sequence[PageData], folds: Sequence[str], table: ParagraphTable, x: np.ndarray,
-                fit: Callable[[np.ndarray, np.ndarray, np.ndarray], object], label: str = "") -> np.ndarray:
-    """Each table row's prediction by a model fitted without its fold and without its site."""
+                fit: Callable[[np.ndarray, np.ndarray, np.ndarray], object], label: str = "",
+                processes: int = 1) -> np.ndarray:
+    """Each table row's prediction by a model fitted without its fold and without its site
+    (folds fitted in ``processes`` forked processes at once)."""
     predicted = np.zeros(len(table.label))
     started = time.perf_counter()
-    for fold in sorted(set(folds)):
-        held = [k for k, name in enumerate(folds) if name == fold]
-        train = table.rows_of(training_indices(pages, folds, fold))
-        test = table.rows_of(held)
-        if not len(test):
-            continue
-        model = fit(x[train], table.label[train], table.weight[train])
-        predicted[test] = model.predict(x[test])
+    _SHARED.update(pages=pages, folds=folds, table=table, x=x, fit=fit)
+    try:
+        names = sorted(set(folds))
+        if processes > 1 and len(names) > 1:
+            context = multiprocessing.get_context("fork")
+            with context.Pool(processes) as pool:
+                results = pool.map(_fold_predictions, names, chunksize=1)
+        else:
+            results = [_fold_predictions(name) for name in names]
+    finally:
+        _SHARED.clear()
+    for test, values in results:
+        predicted[test] = values
     if label:
         print(f"  {label}: out-of-fold in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return predicted

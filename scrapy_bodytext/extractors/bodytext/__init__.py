@@ -12,8 +12,8 @@ It combines what the published methods measure with the structure a page gives, 
    cut are the main text; lines that are page furniture (lone labels, counters, short prompts,
    copyright lines, comment-thread headers) never are.
 4. **Article probability** (``page``): a logistic model over page-level evidence (how much of the
-   page's prose the main text holds, its contiguity, declarations, structure, URL shape), with an
-   isotonic calibration map.
+   page's prose the main text holds, its contiguity, declarations, structure, page-kind and shop
+   vocabulary, URL shape), calibrated by Platt scaling.
 
 Every weight is in ``model.json``, fitted by ``python -m scrapy_bodytext.training`` on a labelled
 corpus with grouped cross-validation (no source or site both fitted and scored); see

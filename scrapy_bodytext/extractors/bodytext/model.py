@@ -7,8 +7,8 @@ The file is written by ``python -m scrapy_bodytext.training`` and holds, by feat
   threshold]`` questions and ``2**depth`` leaf values) over ``units.FEATURES`` + ``context.FEATURES``;
   the paragraph probability is the mean of the two;
 * ``selection``: the paragraph cut;
-* ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the isotonic map from
-  that score to the article probability;
+* ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the Platt scaling of
+  that score into the article probability;
 * ``about``: when and on what it was fitted, its settings and its out-of-fold figures.
 
 Names are checked against the features the code computes when the file is read, so a model and a
@@ -18,7 +18,7 @@ feature set that disagree fail loudly rather than score silently wrong.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -100,23 +100,15 @@ class Trees:
 
 @dataclass(frozen=True)
 class Calibration:
-    """Isotonic map from the article model's score to a probability (linear between its points)."""
+    """Platt scaling of the article model's score: ``sigmoid(intercept + slope * logit(score))``."""
 
-    scores: tuple[float, ...]
-    probabilities: tuple[float, ...]
+    intercept: float
+    slope: float
 
     def __call__(self, score: float) -> float:
-        scores, values = self.scores, self.probabilities
-        if not scores:
-            return score
-        at = bisect_right(scores, score)
-        if at == 0:
-            return values[0]
-        if at == len(scores):
-            return values[-1]
-        low, high = scores[at - 1], scores[at]
-        share = (score - low) / (high - low) if high > low else 0.0
-        return values[at - 1] + share * (values[at] - values[at - 1])
+        score = min(max(score, 1e-6), 1 - 1e-6)
+        z = self.intercept + self.slope * math.log(score / (1 - score))
+        return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, z))))
 
 
 @dataclass(frozen=True)
@@ -151,7 +143,7 @@ def read_model(data: dict[str, Any]) -> Model:
             second_linear=Linear.read(second["linear"], SECOND_FEATURES, "second_pass.linear"),
             second_trees=Trees.read(second["trees"], SECOND_FEATURES, "second_pass.trees"),
             article=Linear.read(data["article"], ARTICLE_FEATURES, "article"),
-            calibration=Calibration(tuple(calibration["scores"]), tuple(calibration["probabilities"])),
+            calibration=Calibration(float(calibration["intercept"]), float(calibration["slope"])),
             cut=float(data["selection"]["cut"]),
             relative_cut=float(data["selection"]["relative_cut"]),
             about=dict(data.get("about", {})),

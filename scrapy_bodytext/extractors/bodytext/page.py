@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from ...document import Document
 from .units import Paragraphs
+from .vocabulary import PRICE_RE, SERVICE_TITLE_RE, SHOP_RE
 
 #: schema.org types of article pages and of listing/collection pages
 ARTICLE_TYPES = frozenset(
@@ -35,9 +36,9 @@ _URL_LISTING_RE = re.compile(
 PAGE_FEATURES = (
     "og_article", "has_article_tag", "log_page_links", "best_node_p", "structured_article", "structured_listing",
     "published", "linked_headings", "log_form_controls", "log_time_tags", "log_images_per_kchar", "log_headings",
-    "page_link_density",
+    "page_link_density", "service_title", "log_shop_prompts", "log_prices_per_kchar", "record_share",
 )
-URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words")
+URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words", "url_service_words")
 SELECTION_FEATURES = (
     "selected_share", "log_selected_chars", "selected_link_density", "log_paragraphs", "mean_stop_density",
     "long_paragraphs", "mean_paragraph_score", "log_runs", "largest_run_share",
@@ -55,6 +56,12 @@ def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
     headings = sum(map(tags.count, ("h2", "h3", "h4")))
     total_chars = sum(chars)
     kchars = max(total_chars, 1) / 1000
+    headline = doc.title
+    if "h1" in tags:  # the first <h1>'s text: pages often title themselves there only
+        h1 = tags.index("h1")
+        headline += " " + "".join(doc.texts[doc.slot_starts[h1]:doc.slot_ends[h1]])[:200]
+    text = " ".join(doc.texts) if len(doc.texts) < 20_000 else " ".join(doc.texts[:20_000])
+    in_records = sum(chars[i] for i, (lo, hi) in zip(paras.candidates, paras.records) if hi - lo > 1)
     return [
         1.0 if doc.og_type == "article" else 0.0,
         1.0 if "article" in tags else 0.0,
@@ -69,27 +76,35 @@ def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
         math.log1p(tags.count("img") / kchars),
         math.log1p(headings),
         sum(link_chars) / total_chars if total_chars else 1.0,
+        1.0 if SERVICE_TITLE_RE.search(headline) else 0.0,
+        math.log1p(len(SHOP_RE.findall(text))),
+        math.log1p(len(PRICE_RE.findall(text)) / kchars),
+        in_records / total_chars if total_chars else 0.0,
         *url_evidence(doc.url),
     ]
 
 
 def url_evidence(url: str | None) -> tuple[float, ...]:
-    """The URL's shape: article slugs and ids versus short section, shop and search paths. A missing
-    URL gives zeros; a ``file:`` URL gives its words but not its depth."""
-    slug_words = long_number = depth = is_root = shop_words = 0.0
+    """The URL's shape: article slugs and ids versus short section, shop, service and search paths.
+    A missing URL gives zeros; a ``file:`` URL gives its file name's words only (the folders it lies
+    in say nothing about the page)."""
+    slug_words = long_number = depth = is_root = shop_words = service_words = 0.0
     parts = urlsplit(url) if url else None
     if parts is not None and parts.scheme in ("http", "https", "file"):
         path = parts.path
         segments = [segment for segment in path.split("/") if segment]
-        depth = float(len(segments))
-        is_root = 1.0 if not segments else 0.0
+        if parts.scheme == "file":
+            path = "/" + segments[-1] if segments else "/"
+            segments = segments[-1:]
+        else:
+            depth = float(len(segments))
+            is_root = 1.0 if not segments else 0.0
         longest = max(segments, key=len, default="")
         slug_words = float(len([w for w in re.split(r"[-_+.]", longest) if w.isalpha()]))
         long_number = 1.0 if _URL_NUMBER_RE.search(path) else 0.0
         shop_words = 1.0 if _URL_LISTING_RE.search(path) else 0.0
-        if parts.scheme == "file":  # a local path's depth tells where the files lie, not the site's shape
-            depth = is_root = 0.0
-    return min(slug_words, 12.0) / 4, long_number, min(depth, 8.0) / 4, is_root, shop_words
+        service_words = 1.0 if SERVICE_TITLE_RE.search(path.replace("-", " ").replace("_", " ")) else 0.0
+    return min(slug_words, 12.0) / 4, long_number, min(depth, 8.0) / 4, is_root, shop_words, service_words
 
 
 def article_row(paras: Paragraphs, evidence: list[float], keep: list[int], scores: list[float]) -> list[float]:

@@ -219,17 +219,18 @@ def paragraphs(doc: Document) -> Paragraphs:
     )
 
 
-_FURNITURE_KINDS = tuple(KINDS.index(kind) for kind in ("label", "counter", "comments_header"))
-_PROMPT, _COPYRIGHT = KINDS.index("prompt"), KINDS.index("copyright")
+_FURNITURE_KINDS = tuple(KINDS.index(kind) for kind in ("whole_prompt", "label", "counter", "comments_header"))
+_COPYRIGHT, _CREDIT = KINDS.index("copyright"), KINDS.index("credit")
 
 
 def is_furniture(kinds: tuple[float, ...], text: str) -> bool:
-    """Lines that are never main text: a lone label, a gallery counter, a comment-thread header, a
-    prompt of a few words ("Share this story", "Advertisement") and a copyright line."""
+    """Lines that are never main text: a prompt alone ("Share this story", "Advertisement"), a lone
+    label, a gallery counter, a comment-thread header, a short copyright line and a picture credit
+    ("Photo: Jane Doe")."""
     if any(kinds[index] for index in _FURNITURE_KINDS):
         return True
-    words = text.count(" ") + 1
-    return bool(kinds[_PROMPT] and words <= 5 or kinds[_COPYRIGHT] and words <= 25)
+    spaces = text.count(" ")
+    return bool(kinds[_COPYRIGHT] and spaces < 25 or kinds[_CREDIT] and spaces < 6)
 
 
 def _joined(texts: list[str], breaks: list[int], start: int, end: int) -> str:

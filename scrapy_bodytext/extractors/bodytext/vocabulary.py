@@ -24,15 +24,14 @@ _MONTHS = (
     "dez(?:ember|embro)?|dic(?:iembre|embre)?"
 )
 
-#: share, follow, subscribe, sign-in, print/e-mail, navigation and advertisement prompts, at the start
-#: of a short line
-PROMPT_RE = re.compile(
-    r"^\W*(?:"
-    r"share(?: (?:this|on|via|the|article|story|post|page))?|tweet|pin it|e-?mail(?: this)?|print(?: this)?|"
-    r"follow(?: us| me)?(?: on)?|like us|subscribe|sign ?up|sign ?in|log ?in|register|newsletter|"
+#: share, follow, subscribe, sign-in, print/e-mail, navigation and advertisement prompts
+_PROMPTS = (
+    r"share(?: (?:this|on|via|the))?(?: (?:article|story|post|page|link|facebook|twitter|x|e-?mail))?|tweet|pin it|"
+    r"e-?mail(?: this)?(?: (?:article|story|page))?|print(?: this)?(?: (?:article|story|page))?|"
+    r"follow(?: us| me)?(?: on)?|like us|subscribe(?: now)?|sign ?up|sign ?in|log ?in|register|newsletters?|"
     r"get (?:the|our) (?:app|newsletter)|download (?:the|our) app|read more|read next|read also|see also|"
     r"more (?:from|on|about|stories|news|in)|related(?: (?:articles?|stories|posts|content|coverage|topics))?|"
-    r"recommended(?: for you)?|you (?:may|might) (?:also )?like|trending|most (?:read|popular|viewed)|"
+    r"recommended(?: for you)?|you (?:may|might) (?:also )?like|trending(?: now)?|most (?:read|popular|viewed)|"
     r"next(?: article| story| post)?|previous(?: article| story| post)?|back to top|skip to (?:content|main)|"
     r"advertisement|advertising|sponsored(?: content)?|promoted|"
     r"teilen|jetzt teilen|folgen sie uns|abonnieren|anmelden|einloggen|drucken|weiterlesen|mehr zum thema|"
@@ -45,8 +44,11 @@ PROMPT_RE = re.compile(
     r"f[øo]lg oss|prenumerera|annons|udost[eę]pnij|obserwuj|subskrybuj|reklama|"
     r"поделиться|подписаться|войти|читайте также|реклама|paylaş|abone ol|reklam|"
     r"分享|订阅|登录|广告|相关阅读|相关新闻|シェア|購読|ログイン|広告|関連記事|공유|구독|로그인|광고|관련기사"
-    r")(?:\W|$)"
 )
+#: a short line that starts with a prompt (a feature: "Share prices fell" starts so too)
+PROMPT_RE = re.compile(r"^\W*(?:" + _PROMPTS + r")(?:\W|$)")
+#: a line that is nothing but a prompt ("Share this story", "Advertisement", "» Read more")
+WHOLE_PROMPT_RE = re.compile(r"^\W*(?:" + _PROMPTS + r")[\W\d]*$")
 #: a lone label: a tag, topic or section heading with nothing after it
 LABEL_RE = re.compile(
     r"^\W*(?:tags?|topics?|categories|category|filed under|keywords|themen|schlagw[öo]rter|stichw[öo]rter|"
@@ -83,16 +85,21 @@ DATE_RE = re.compile(
     r"(?:19|20)\d\d年\d{1,2}月\d{1,2}日)",
     re.IGNORECASE,
 )
-#: headers of reader-comment threads ("20 Responses to ...", "Leave a Reply", "Kommentare (12)")
+#: headers of reader-comment threads: a count of comments ("20 Responses to ...", "12 Kommentare"),
+#: an invitation ("Leave a Reply") or the header word alone ("Comments", "Kommentare (12)")
+_COMMENT_WORDS = (
+    r"comments|responses|replies|reactions|kommentare|leserkommentare|commentaires|comentarios|commenti|"
+    r"coment[aá]rios|reacties|kommentarer|komentarze|комментарии|yorumlar|评论|留言|コメント|댓글"
+)
 COMMENTS_RE = re.compile(
-    r"^\W*(?:\d+\s+)?(?:comments?|responses?(?: to)?|replies|reply|reactions?|leave a (?:reply|comment)|"
-    r"post a comment|add (?:a|your) comment|join the (?:discussion|conversation)|discussion|reader comments|"
-    r"kommentare?|kommentieren|leserkommentare|commentaires?|r[ée]agir|comentarios?|comenta|commenti|commenta|"
-    r"coment[aá]rios?|reacties|reageer|kommentarer|komentarze|комментарии|yorumlar|评论|留言|コメント|댓글)\b"
+    r"^\W*(?:\d+\s+(?:" + _COMMENT_WORDS + r"|comment|response|reply|kommentar|commentaire|comentario|commento)\b|"
+    r"(?:responses?|comments?) (?:to|on)\b|leave a (?:reply|comment)|post a comment|add (?:a|your) comment|"
+    r"join the (?:discussion|conversation)|reader comments|kommentieren|r[ée]agir|"
+    r"(?:" + _COMMENT_WORDS + r")\W*\d*\W*$)"
 )
 
 #: the kinds, in the order of ``line_kinds``'s result
-KINDS = ("prompt", "label", "counter", "copyright", "credit", "byline", "dateline", "comments_header")
+KINDS = ("prompt", "whole_prompt", "label", "counter", "copyright", "credit", "byline", "dateline", "comments_header")
 
 
 def line_kinds(text: str) -> tuple[float, ...]:
@@ -104,6 +111,7 @@ def line_kinds(text: str) -> tuple[float, ...]:
     date = DATE_RE.search(line)
     return (
         1.0 if words <= 10 and PROMPT_RE.match(line) else 0.0,
+        1.0 if words <= 6 and WHOLE_PROMPT_RE.match(line) else 0.0,
         1.0 if LABEL_RE.match(line) else 0.0,
         1.0 if COUNTER_RE.match(line) else 0.0,
         1.0 if COPYRIGHT_RE.search(line) else 0.0,
@@ -112,3 +120,32 @@ def line_kinds(text: str) -> tuple[float, ...]:
         1.0 if date is not None and words <= 10 else 0.0,
         1.0 if words <= 8 and COMMENTS_RE.match(line) else 0.0,
     )
+
+# --- page kinds (for the article probability) ---------------------------------------------------------
+
+#: titles of service pages that are prose but never articles: privacy, imprint, terms, cookies,
+#: contact, about, sign-in, search results, errors
+SERVICE_TITLE_RE = re.compile(
+    r"privacy|data protection|imprint|impressum|datenschutz|nutzungsbedingungen|\bagb\b|terms (?:of|and)|"
+    r"cookie|legal notice|disclaimer|mentions l[ée]gales|confidentialit[ée]|conditions g[ée]n[ée]rales|"
+    r"aviso legal|privacidad|t[ée]rminos|informativa|note legali|privacybeleid|algemene voorwaarden|colofon|"
+    r"contact us|kontakt|about us|[üu]ber uns|qui sommes|qui[ée]nes somos|chi siamo|sitemap|site map|"
+    r"log ?in|sign ?in|sign ?up|register|anmelden|registrieren|connexion|iniciar sesi[oó]n|"
+    r"search results|suchergebnisse|r[ée]sultats de recherche|resultados de (?:la )?b[uú]squeda|"
+    r"page not found|not found|\b404\b|seite nicht gefunden|page introuvable|"
+    r"隐私|免责|关于我们|联系我们|プライバシー|利用規約|会社概要|개인정보|이용약관",
+    re.IGNORECASE,
+)
+#: shop prompts on product and category pages
+SHOP_RE = re.compile(
+    r"add to (?:cart|bag|basket|wishlist)|buy now|in stock|out of stock|free shipping|free delivery|"
+    r"warenkorb|jetzt kaufen|lieferzeit|versandkostenfrei|ajouter au panier|en stock|livraison gratuite|"
+    r"a[ñn]adir al carrito|env[ií]o gratis|aggiungi al carrello|adicionar ao carrinho|in winkelwagen|"
+    r"dodaj do koszyka|в корзину|加入购物车|カートに入れる|장바구니",
+    re.IGNORECASE,
+)
+#: prices: a currency sign or code beside an amount
+PRICE_RE = re.compile(
+    r"(?:[$€£¥₹₩]|\b(?:usd|eur|gbp|chf|rs\.?|r\$))\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|£|\b(?:eur|usd|kr|zł|руб|chf)\b|₽|円|元)",
+    re.IGNORECASE,
+)
