@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .document import Document
 
-_LINE, _CELL = "\x00", "\x01"  # never in a page: both are stripped before parsing
+#: the renderer's own marks between texts: a line break and a table cell break
+_LINE, _CELL = "\x00", "\x01"
 _MARKS = ("", _CELL, _LINE)
 
 
 def render_ranges(doc: Document, ranges: Iterable[tuple[int, int]]) -> str:
     """Render the slots in the half-open ``(start, end)`` ranges, given in document order."""
-    texts, breaks = doc.texts, doc.breaks
+    texts, breaks = _texts(doc), doc.breaks
     parts: list[str] = []
     append = parts.append
     previous_end = None
@@ -33,7 +34,7 @@ def render_ranges(doc: Document, ranges: Iterable[tuple[int, int]]) -> str:
 
 def render_slots(doc: Document, slots: Iterable[int]) -> str:
     """Render an ordered selection of slot indices (gaps end lines)."""
-    texts, breaks = doc.texts, doc.breaks
+    texts, breaks = _texts(doc), doc.breaks
     parts: list[str] = []
     append = parts.append
     previous = -2
@@ -55,6 +56,20 @@ def render_elements(doc: Document, elements: Iterable[int]) -> str:
         ranges.append((start, end))
         last_end = end
     return render_ranges(doc, ranges)
+
+
+def _texts(doc: Document) -> list[str]:
+    """The page's texts without the characters this module uses as marks (a page may hold them:
+    control characters are rare but legal text); checked once per page."""
+    key = (__name__, "texts")
+    texts = doc.memo.get(key)
+    if texts is None:
+        texts = doc.texts
+        joined = "".join(texts)
+        if _LINE in joined or _CELL in joined:
+            texts = [text.replace(_LINE, "").replace(_CELL, "") for text in texts]
+        doc.memo[key] = texts
+    return texts
 
 
 def _finish(joined: str) -> str:
