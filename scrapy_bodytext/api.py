@@ -86,7 +86,7 @@ def read_page(
     markup: str | bytes | None = None
     if isinstance(body, (bytes, bytearray, memoryview)):
         body = bytes(body)
-        if not body.strip():
+        if not body or body.isspace():
             raise LimitExceeded(Reason.EMPTY, "empty body")
         if len(body) > config.max_body_size:
             raise LimitExceeded(Reason.TOO_LARGE, f"{len(body)} bytes > {config.max_body_size}")
@@ -99,7 +99,7 @@ def read_page(
         text = body
         if len(text) > config.max_body_size:
             raise LimitExceeded(Reason.TOO_LARGE, f"{len(text)} characters > {config.max_body_size}")
-    if not text.strip():
+    if not text or text.isspace():
         raise LimitExceeded(Reason.EMPTY, "no text", used_encoding)
     if text.count("\ufffd") > 0.2 * len(text):
         raise LimitExceeded(Reason.UNDECODABLE, "mostly invalid byte sequences", used_encoding)

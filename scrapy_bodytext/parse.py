@@ -31,9 +31,9 @@ from .result import LimitExceeded, Reason
 MAX_DEPTH = 250
 #: attributes kept per element (no real page has more; libxml2 adds them in quadratic time)
 MAX_ATTRIBUTES = 256
-#: a start tag at least this long may hold thousands of attributes: count them before building a tree
+#: a start tag at least this long (after ``<`` and its first letter) may hold thousands of attributes:
+#: count them before building a tree
 _LONG_TAG = 16384
-_LONG_TAG_RE = re.compile(rb"<[A-Za-z][^<>]{%d}" % _LONG_TAG)
 #: libxml2's HTML elements without an end tag (an end tag replayed for them would add an element)
 _VOID = frozenset(
     "area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr"
@@ -64,7 +64,7 @@ def parse_html(
     """Parse a page (None when there is nothing to parse). Never raises for content, except
     ``LimitExceeded`` past ``max_nodes`` elements or past ``deadline`` (a ``time.perf_counter()``)."""
     data = _prepared(markup)
-    if not data.strip():
+    if not data or data.isspace():
         return None
     data = _close_unclosed_title(data)
     try:
@@ -128,14 +128,26 @@ def start_tag_bound(data: bytes) -> int:
 
 
 def has_long_tag(data: bytes) -> bool:
-    """True when a start tag is ``_LONG_TAG`` bytes or longer (it may hold thousands of attributes);
-    the exact scan runs only on pages that have such a long stretch without ``>`` at all."""
-    # A stretch of _LONG_TAG bytes without ">" contains a whole aligned window of half that size
-    # without one: a dozen finds on a typical page instead of a scan of every byte.
+    """True when a start tag is ``_LONG_TAG`` bytes or longer (it may hold thousands of attributes).
+
+    Such a tag's text after ``<`` and its first letter is a stretch of ``_LONG_TAG`` bytes without
+    ``<`` or ``>``, which covers a whole aligned window of half that size without either: only those
+    windows are looked at (a few finds per window on a typical page), each with the one start tag
+    that can cover it, the last ``<`` before it, checked once."""
     half = _LONG_TAG // 2
+    checked = -1
     for start in range(0, len(data) - half + 1, half):
-        if data.find(b">", start, start + half) < 0:
-            return _LONG_TAG_RE.search(data) is not None
+        end = start + half
+        if data.find(b">", start, end) >= 0 or data.find(b"<", start, end) >= 0:
+            continue
+        opened = data.rfind(b"<", 0, start)
+        if opened < 0 or opened == checked:
+            continue
+        checked = opened
+        text_start, text_end = opened + 2, opened + 2 + _LONG_TAG
+        if (text_end <= len(data) and data[opened + 1:text_start].isalpha()
+                and data.find(b">", text_start, text_end) < 0 and data.find(b"<", text_start, text_end) < 0):
+            return True
     return False
 
 
@@ -241,7 +253,7 @@ def _replayed(data: bytes, *, max_nodes: int | None, deadline: float | None) -> 
         return None
     if max_nodes is not None and replay.count > max_nodes:
         raise _too_many(max_nodes)
-    if not markup.strip():
+    if not markup or markup.isspace():
         return None
     try:
         root = etree.fromstring(markup.encode("utf-8", "replace"), _html_parser(huge_tree=True))
