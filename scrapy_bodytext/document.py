@@ -1,24 +1,28 @@
 """Clean a parsed page once and flatten it into the columns every extractor shares.
 
-One ``iterwalk`` over the cleaned ``<body>`` produces:
+One ``iterwalk`` over the cleaned ``<body>`` (hidden elements left out) produces:
 
-* element columns, in document (pre-)order: ``tags``, ``parents``, ``ends`` (exclusive end of the
-  subtree in that order, so descendants of ``e`` are ``e+1 .. ends[e]-1``), ``slot_starts`` /
-  ``slot_ends`` (the text slots inside the subtree), ``lines`` (source line of the start tag);
+* element columns, in document (pre-)order: ``elements``, ``tags``, ``parents``, ``ends`` (exclusive
+  end of the subtree in that order, so descendants of ``e`` are ``e+1 .. ends[e]-1``), ``slot_starts``
+  / ``slot_ends`` (the text slots inside the subtree);
 * slot columns, one per non-blank text node (``el.text`` or ``el.tail``) in document order: ``texts``,
-  ``owners`` (element whose content holds the text), ``chars`` (length with whitespace collapsed),
-  ``links`` (inside an ``<a>``), ``tags_before`` (tag tokens between the previous slot and this one),
-  ``breaks`` (a block boundary precedes it: 0 none, 1 cell, 2 line) and ``slot_lines``.
+  ``owners`` (element whose content holds the text), ``links`` (inside an ``<a>``), ``tags_before``
+  (tag tokens between the previous slot and this one) and ``breaks`` (a block boundary precedes it:
+  0 none, 1 cell, 2 line).
 
-Subtree sums (text, link text, markup) are then O(1) from prefix sums, so every method is linear.
+Columns only some methods need are computed on first use: ``chars`` (length with whitespace
+collapsed), ``token_counts``, ``lines`` (source line of each start tag), ``slot_lines`` and
+``depths``. Subtree sums (text, link text, markup) are then O(1) from prefix sums, so every method
+is linear.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from bisect import bisect_right
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import Any
 
 from lxml import etree
@@ -40,10 +44,19 @@ VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr keygen basefont frame".split()
 )
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-#: break kind a tag leaves before the next text: 2 = new line, 1 = new table cell
-_BREAK_OF = {**{tag: 2 for tag in BLOCK_TAGS}, **{tag: 1 for tag in CELL_TAGS}}
+#: break a tag leaves before the next text, as bits: 2 = new line, 1 = new table cell (3: both met,
+#: which is a new line)
+_BREAK_BITS = {**{tag: 2 for tag in BLOCK_TAGS}, **{tag: 1 for tag in CELL_TAGS}}
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_TIME_CHECK_EVERY = 2048
+#: the columns built for every page: one value per element, in document order ...
+ELEMENT_COLUMNS = ("elements", "tags", "parents", "ends", "slot_starts", "slot_ends")
+#: ... and one value per text slot, in document order
+SLOT_COLUMNS = ("texts", "owners", "links", "tags_before", "breaks")
+#: columns computed on first use, for the methods that need them
+LAZY_ELEMENT_COLUMNS = ("lines", "depths")
+LAZY_SLOT_COLUMNS = ("chars", "token_counts", "slot_lines")
+#: walk events between two checks of the element count and the time budget
+_EVENTS_PER_CHECK = 4096
 
 
 def is_hidden(el) -> bool:
@@ -89,7 +102,8 @@ class Document:
 
     # ----------------------------------------------------------------------------- building
     def _flatten(self, body, max_nodes: int) -> None:
-        # One pass, kept tight: this loop is the front end's main cost on every page.
+        # The front end's hot loop: two events per element on every page. It keeps to local names and
+        # list appends; the element count and the time budget are checked between chunks of events.
         elements: list = []
         tags: list[str] = []
         parents: list[int] = []
@@ -101,81 +115,75 @@ class Document:
         links: list[bool] = []
         tags_before: list[int] = []
         breaks: list[int] = []
-        anchors: list[int] = []  # last element started before each slot (for source lines)
-        stack: list[int] = []
+        stack: list[int] = []  # the parents of the open elements
+        top = -1  # the open element
         hidden: set = set()  # skipped hidden elements, held so their identity stays valid
         pending_tags = pending_break = link_depth = 0
         pending_space = False
-        break_of = _BREAK_OF
-        deadline = self.deadline
+        break_of = _BREAK_BITS.get
+        void = VOID_TAGS
         walker = etree.iterwalk(body, events=("start", "end"))
-        for event, el in walker:
-            if event == "start":
-                index = len(tags)
-                if index and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
-                    walker.skip_subtree()
-                    hidden.add(el)
-                    continue
-                tag = el.tag
-                elements.append(el)
-                tags.append(tag)
-                parents.append(stack[-1] if stack else -1)
-                ends.append(0)
-                slot_starts.append(len(texts))
-                slot_ends.append(0)
-                stack.append(index)
-                pending_tags += 1
-                kind = break_of.get(tag, 0)
-                if kind > pending_break:
-                    pending_break = kind
-                if tag == "a":
-                    link_depth += 1
-                if not index % _TIME_CHECK_EVERY and index:
-                    if index >= max_nodes:
-                        raise LimitExceeded(Reason.TOO_MANY_NODES, f"more than {max_nodes} elements")
-                    if deadline is not None and time.perf_counter() > deadline:
-                        raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while reading the page")
-                text = el.text
-            else:
-                if hidden and el in hidden:
-                    text = el.tail
-                    if not text or not stack:
+        while True:
+            for event, el in islice(walker, _EVENTS_PER_CHECK):
+                if event == "start":
+                    if tags and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
+                        walker.skip_subtree()
+                        hidden.add(el)
                         continue
+                    tag = el.tag
+                    parents.append(top)
+                    stack.append(top)
+                    top = len(tags)
+                    elements.append(el)
+                    tags.append(tag)
+                    ends.append(0)
+                    slot_starts.append(len(texts))
+                    slot_ends.append(0)
+                    pending_tags += 1
+                    pending_break |= break_of(tag, 0)
+                    if tag == "a":
+                        link_depth += 1
+                    text = el.text
+                elif hidden and el in hidden:
+                    text = el.tail
                 else:
-                    index = stack.pop()
-                    tag = tags[index]
-                    ends[index] = len(tags)
-                    slot_ends[index] = len(texts)
-                    if tag not in VOID_TAGS:
+                    ends[top] = len(tags)
+                    slot_ends[top] = len(texts)
+                    tag = tags[top]
+                    top = stack.pop()
+                    if tag not in void:
                         pending_tags += 1
-                    kind = break_of.get(tag, 0)
-                    if kind > pending_break:
-                        pending_break = kind
+                    pending_break |= break_of(tag, 0)
                     if tag == "a":
                         link_depth -= 1
-                    if not stack:
+                    if top < 0:  # the body's end
                         continue
                     text = el.tail
-            if text:
-                if text.isspace():
-                    pending_space = True
-                    continue
-                if pending_space:
-                    text = " " + text
-                    pending_space = False
-                texts.append(text)
-                owners.append(stack[-1])
-                links.append(link_depth > 0)
-                tags_before.append(pending_tags)
-                breaks.append(pending_break)
-                anchors.append(len(tags) - 1)
-                pending_tags = pending_break = 0
-        if len(tags) > max_nodes:
-            raise LimitExceeded(Reason.TOO_MANY_NODES, f"{len(tags)} elements, more than {max_nodes}")
+                if text:
+                    if text.isspace():
+                        pending_space = True
+                        continue
+                    if pending_space:
+                        text = " " + text
+                        pending_space = False
+                    texts.append(text)
+                    owners.append(top)
+                    links.append(link_depth > 0)
+                    tags_before.append(pending_tags)
+                    breaks.append(pending_break)
+                    pending_tags = pending_break = 0
+            if len(tags) > max_nodes:
+                raise LimitExceeded(Reason.TOO_MANY_NODES, f"{len(tags)} elements, more than {max_nodes}")
+            if top < 0:  # the walk is over
+                break
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while reading the page")
+        if 3 in breaks:  # a cell break and a line break met: a new line
+            breaks = [2 if kind == 3 else kind for kind in breaks]
         self.elements, self.tags, self.parents, self.ends = elements, tags, parents, ends
         self.slot_starts, self.slot_ends = slot_starts, slot_ends
         self.texts, self.owners, self.links = texts, owners, links
-        self.tags_before, self.breaks, self._anchors = tags_before, breaks, anchors
+        self.tags_before, self.breaks = tags_before, breaks
         self.trailing_tags = pending_tags
 
     # ----------------------------------------------------------------------------- lazy columns
@@ -197,8 +205,10 @@ class Document:
     def slot_lines(self) -> list[int]:
         """Per slot: source line where its text starts (element start lines plus newlines since)."""
         element_lines = self.lines
+        slot_starts = self.slot_starts
         slot_lines, previous_anchor, line = [], -2, 1
-        for text, anchor in zip(self.texts, self._anchors):
+        for slot, text in enumerate(self.texts):
+            anchor = bisect_right(slot_starts, slot) - 1  # the last element started before the slot
             if anchor != previous_anchor:
                 line = element_lines[anchor] if anchor >= 0 else 1
                 previous_anchor = anchor
