@@ -55,21 +55,9 @@ def extract(
     return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
 
 
-def load_document(
-    body: bytes | str,
-    config: ExtractConfig,
-    *,
-    url: str | None = None,
-    encoding: str | None = None,
-    content_type: str | None = None,
-    deadline: float | None = None,
-) -> Document:
-    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares.
-
-    Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
-    large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
-    """
-    return read_page(body, config, url=url, encoding=encoding, content_type=content_type, deadline=deadline)[0]
+def load_document(body: bytes | str, config: ExtractConfig, **page: Any) -> Document:
+    """The ``Document`` of a page: ``read_page`` (same arguments) without the parse report."""
+    return read_page(body, config, **page)[0]
 
 
 def read_page(
@@ -81,7 +69,12 @@ def read_page(
     content_type: str | None = None,
     deadline: float | None = None,
 ) -> tuple[Document, ParsedPage]:
-    """``load_document``, also giving what parsing took (a replay, a depth cut)."""
+    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares, and
+    tell what parsing took (a replay, a depth cut).
+
+    Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
+    large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
+    """
     used_encoding = encoding
     markup: str | bytes | None = None
     if isinstance(body, (bytes, bytearray, memoryview)):
