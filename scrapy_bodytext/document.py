@@ -75,7 +75,8 @@ class Document:
 
     Besides the columns it keeps what identifies the page (``url``, ``encoding``), its time budget
     (``deadline``), its ``declarations`` and ``memo``: per-page values other modules compute from the
-    columns (the page language, stop-word counts, ...), kept under keys those modules own.
+    columns (the page language, stop-word counts, ...), under tuple keys that start with the name of
+    the module that owns them.
     """
 
     def __init__(self, root, *, url: str | None = None, encoding: str | None = None,
