@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import extractors
+from .. import __version__, extractors
 from ..config import DEFAULT_THRESHOLD
 from .options import UsageError
 
@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scrapy-bodytext",
         description="Main body text and article probability of web pages.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
