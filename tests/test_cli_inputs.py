@@ -10,8 +10,10 @@ import json
 import os
 import pty
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -278,3 +280,114 @@ def test_worker_count_follows_the_request_and_keeps_small_runs_in_process():
     assert worker_count(None, 100 * INPUTS_PER_WORKER) == max(1, usable_cpus())
     assert worker_count(4, 2) == 2  # never more workers than inputs
     assert worker_count(3, 1000) == 3
+
+
+def _descends_from(pid: int, ancestor: int) -> bool:
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                pid = int(stat.read().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+    return False
+
+
+def _readers_of(path: Path, ancestor: int) -> list[int]:
+    """Processes started by ``ancestor`` that hold ``path`` open."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and _descends_from(int(entry.name), ancestor):
+            try:
+                if any(os.readlink(fd) == str(path) for fd in (entry / "fd").iterdir()):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to find the worker process")
+def test_a_worker_that_dies_costs_only_its_page(tmp_path):
+    """A worker killed in the middle of a page (as the out-of-memory killer would): that page gets a row
+    with reason error, every other page is extracted, in order."""
+    pages = [tmp_path / f"{number}.html" for number in range(6)]
+    for number, page in enumerate(pages):
+        page.write_text(article(f"Page {number}"), encoding="utf-8")
+    stuck = tmp_path / "stuck.html"
+    os.mkfifo(stuck)  # a worker opening it waits for a writer that never comes
+    names = [*map(str, pages[:3]), str(stuck), *map(str, pages[3:])]
+    with subprocess.Popen([*command(), "extract", "--json", "--jobs", "2", *names], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as process:
+        writer = None
+        for _ in range(600):  # the worker's open() returns once a writer comes: be that writer, write nothing
+            try:
+                writer = os.open(stuck, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError:  # no reader yet
+                time.sleep(0.1)
+        assert writer is not None, "no worker opened the named pipe"
+        try:
+            readers = []
+            for _ in range(100):
+                readers = _readers_of(stuck, process.pid)
+                if readers:
+                    break
+                time.sleep(0.1)
+            assert len(readers) == 1, readers
+            os.kill(readers[0], signal.SIGKILL)
+        finally:
+            os.close(writer)
+        out, err = process.communicate(timeout=120)
+    assert process.returncode == 0
+    rows = [json.loads(line) for line in out.decode().splitlines()]
+    assert [row["path"] for row in rows] == names
+    assert [row["title"] for row in rows if row["path"] != str(stuck)] == [f"Page {n}" for n in range(6)]
+    lost = rows[3]
+    assert (lost["reason"], lost["text"], lost["is_article"]) == ("error", "", False)
+    assert lost["detail"] == "extraction worker died during the job (exit code -9)"
+    assert err.decode().splitlines() == [
+        "scrapy-bodytext extract: Extraction worker died during the job (exit code -9); starting a new one"]
+
+
+def test_ctrl_c_stops_the_workers_quietly(tmp_path):
+    """Ctrl-C reaches the whole foreground process group: the command exits 130 with no traceback from
+    the command or its workers, and leaves no process behind."""
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for number in range(400):
+        shutil.copyfile(SITE / "article-bakery.html", folder / f"{number:03d}.html")
+    target = tmp_path / "out.jsonl"
+    process = subprocess.Popen([*command(), "extract", "--json", "--jobs", "2", "-o", str(target), str(folder)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(1200):
+            if target.exists() and target.stat().st_size > 0 or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "the run ended before it could be interrupted"
+        descendants = [int(entry.name) for entry in Path("/proc").iterdir()
+                       if entry.name.isdigit() and _descends_from(int(entry.name), process.pid)]
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert err == b"" and out == b""
+    left = []
+    for _ in range(100):
+        left = [pid for pid in descendants if pid != process.pid and _alive(pid)]
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == [], [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in left]
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie, or a number reused by another process, does not count)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text("ascii")
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"

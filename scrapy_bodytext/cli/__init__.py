@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     extract = commands.add_parser(
-        "extract", help="print the main text of HTML files, stdin or WARC/ARC archives",
+        "extract", help="print the main text of HTML files, folders of them, stdin or WARC/ARC archives",
         description=(
             "Print the main text of each input; in plain-text mode a verdict line per page goes to\n"
             "stderr (article or not, P(article), reason). Web archives (.warc, .warc.gz, .arc, .arc.gz,\n"

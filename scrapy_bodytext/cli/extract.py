@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
+import multiprocessing
 import os
+import signal
 import sys
 import zlib
 from collections.abc import Iterator
@@ -49,6 +52,7 @@ class PageJob:
     encoding: str | None
 
     def __call__(self, name: str) -> FileOutcome:
+        _leave_interrupts_to_the_command()
         try:
             with open_input(name) as stream:
                 return self.extract_stream(stream, name)
@@ -64,6 +68,13 @@ class PageJob:
             return FileOutcome(problem=f"damaged gzip data ({exc})")
         result = extract_with_config(body, self.config, url=self.url, encoding=self.encoding)
         return FileOutcome(result=replace(result, debug={}))  # debug values need not survive pickling
+
+
+def _leave_interrupts_to_the_command() -> None:
+    """In a worker process, ignore Ctrl-C: the command receives it too and stops the pool, so a worker
+    hit by it in the middle of a page would only add a traceback."""
+    if multiprocessing.parent_process() is not None and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager
@@ -124,6 +135,7 @@ class ExtractRun:
 
         pool = ProcessExecutor(workers, timeout=max(WORKER_TIMEOUT, 4 * self.config.time_budget))
         stack.callback(pool.shutdown)
+        stack.enter_context(_pool_messages_on_stderr())
 
         def start(source: Source) -> Future | None:
             if source.problem is not None or source.name == STDIN:
@@ -193,6 +205,19 @@ class ExtractRun:
     def clear_progress(self) -> None:
         if self.progress is not None:
             self.progress.clear()
+
+
+@contextmanager
+def _pool_messages_on_stderr() -> Iterator[None]:
+    """The pool's own messages (a worker lost and replaced) as one plain line each on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("scrapy-bodytext extract: %(message)s"))
+    logger = logging.getLogger("scrapy_bodytext.executors")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 def verdict(result: ExtractionResult, threshold: float) -> str:
