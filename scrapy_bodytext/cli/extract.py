@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, replace
@@ -127,7 +127,7 @@ class ExtractRun:
                     self.progress(done, len(self.sources))
         return self.status
 
-    def _starter(self, stack: ExitStack, workers: int):
+    def _starter(self, stack: ExitStack, workers: int) -> Callable[[Source], Future | None]:
         """What begins an input's work ahead of its turn: nothing in this process, a worker's job otherwise."""
         if workers <= 1:
             return lambda source: None
