@@ -141,7 +141,7 @@ def _detect(body: bytes) -> str | None:
     first = _NON_ASCII_RE.search(body)
     start = first.start() if first else 0
     sample = _TAG_RE.sub(b" ", body[start:start + DETECTION_SAMPLE])
-    from charset_normalizer import from_bytes  # brought by Scrapy; imported lazily, rarely needed
+    from charset_normalizer import from_bytes  # imported lazily: only undeclared non-UTF-8 pages need it
 
     results = from_bytes(sample, cp_isolation=list(_DETECTABLE))
     best = results.best()
