@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scrapy_bodytext import Reason, extract
 from scrapy_bodytext.api import load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.decoding import decode, resolve_label
@@ -237,3 +238,12 @@ def test_xml_declaration_with_an_encoding(label, codec, as_str):
         assert decode(body) == (html, codec)
     text, _ = page_text(body)  # lxml refuses str input that carries an encoding declaration
     assert sample + " " + sample in text
+
+
+@pytest.mark.parametrize("label", ["rot13", "base64", "zlib", "hex", "undefined", "uu"])
+def test_a_declared_codec_that_is_no_text_encoding_falls_back_to_detection(label):
+    page = f'<html><head><meta charset="{label}"></head><body><p>Caf\u00e9 by the river, open daily.</p></body></html>'
+    result = extract(page.encode("utf-8"))
+    assert result.reason is Reason.OK
+    assert result.encoding == "utf-8"
+    assert "Caf\u00e9" in result.text
