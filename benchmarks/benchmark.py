@@ -3,11 +3,20 @@
 peer libraries, measured in one run. Prints Markdown tables ready for the README.
 
     python benchmarks/benchmark.py [DIR] [--extractor NAME ...] [--no-peers] [--json FILE]
+    python benchmarks/benchmark.py [DIR] --alternate [--extractor NAME ...] [--rounds N] [--profile N]
 
 DIR defaults to ../shared/corpus/dev next to the checkout. Every method runs over the whole corpus in
 its own freshly spawned process, which reads the pages one at a time, so the peak RSS reported is that
 method's own (interpreter and libraries included). Times are the CPU time of that process summed over
 the per-page calls (see ``scrapy_bodytext.evaluation.report``).
+
+``--alternate`` measures speed only, as a crawl sees it: in this one process, page by page, bare lxml,
+the front end alone (decoding, parsing and the shared columns: ``load_document``, no method) and our
+methods (the default one unless ``--extractor`` names others) each process the page in turn (the
+order rotating from page to page), so that every method meets the same state of caches and machine.
+It prints each one's CPU time per page and its ratio to bare lxml, over all rounds and as the median
+of the per-round ratios. ``--profile N`` then profiles the front end and the default method over the
+corpus and prints the N functions with the largest own time (cProfile).
 
 Methods:
 
@@ -27,14 +36,22 @@ This is a measurement script, not a test: run it on an otherwise idle machine.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib.util
+import io
 import json
+import pstats
+import statistics
 import sys
+import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.decoding import decode
+from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.evaluation.report import (
     Outcome, Run, available_extractors, count_and_share, fmt, machine_description, markdown_table, our_method,
     run_isolated, source_table, summarize,
@@ -42,6 +59,7 @@ from scrapy_bodytext.evaluation.report import (
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "dev"
 BASELINE = "lxml.html"
+FRONT_END = "front end"
 
 #: page language code -> jusText stop-word list name (languages jusText ships)
 JUSTEXT_LANGUAGES = {
@@ -133,6 +151,87 @@ PEERS = {
 }
 
 
+# --- alternating, in one process --------------------------------------------------------------------
+
+
+def front_end_method():
+    config = ExtractConfig()
+
+    def run(page) -> None:
+        try:
+            load_document(page.body, config, url=page.url, encoding=page.charset)
+        except Exception:  # noqa: BLE001 - a skipped page (empty, over a limit) costs what it costs
+            pass
+
+    return run
+
+
+def extractor_method(name: str):
+    config = ExtractConfig(extractor=name)
+    return lambda page: extract_with_config(page.body, config, url=page.url, encoding=page.charset)
+
+
+def alternate(folder: Path, names: list[str], rounds: int) -> dict[str, list[float]]:
+    """CPU seconds of each method per round, the methods taking turns on every page."""
+    runners: dict[str, Callable] = {BASELINE: lxml_method(), FRONT_END: front_end_method()}
+    runners.update({name: extractor_method(name) for name in names})
+    order = list(runners)
+    seconds = {name: [0.0] * rounds for name in order}
+    cpu = time.process_time
+    for round_ in range(rounds):
+        for number, page in enumerate(iter_corpus(folder)):
+            shift = number % len(order)
+            for name in order[shift:] + order[:shift]:
+                started = cpu()
+                runners[name](page)
+                seconds[name][round_] += cpu() - started
+        print(f"round {round_ + 1}/{rounds} done", file=sys.stderr, flush=True)
+    return seconds
+
+
+def alternating_table(seconds: dict[str, list[float]], pages: int) -> str:
+    base = seconds[BASELINE]
+    headers = ["method", "CPU ms/page", "× lxml", "× lxml per round: median (min-max)"]
+    rows = []
+    for name, per_round in seconds.items():
+        ratios = [s / b for s, b in zip(per_round, base)]
+        rows.append([
+            name, fmt(1000 * sum(per_round) / (pages * len(per_round)), 2), fmt(sum(per_round) / sum(base), 2),
+            f"{fmt(statistics.median(ratios), 2)} ({fmt(min(ratios), 2)}-{fmt(max(ratios), 2)})",
+        ])
+    return markdown_table(headers, rows)
+
+
+def profile(folder: Path, top: int) -> str:
+    """cProfile of the front end and the default method over the corpus: the ``top`` functions by own time."""
+    runner = extractor_method(ExtractConfig().extractor)
+    profiler = cProfile.Profile()
+    for page in iter_corpus(folder):
+        profiler.enable()
+        runner(page)
+        profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> None:
+    pages = sum(1 for _ in iter_corpus(folder))
+    seconds = alternate(folder, names, rounds)
+    print(f"Corpus {folder}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
+    print()
+    print("CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
+          "included); the front end is decoding, parsing and the shared columns without any method.")
+    print()
+    print(alternating_table(seconds, pages))
+    if top:
+        print()
+        print(f"Profile of the default method ({ExtractConfig().extractor}, front end included), "
+              f"top {top} by own time:")
+        print()
+        print(profile(folder, top))
+
+
 # --- report ----------------------------------------------------------------------------------------
 
 
@@ -164,10 +263,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractor", action="append", metavar="NAME", help="our extractor(s) to run (default all)")
     parser.add_argument("--no-peers", action="store_true", help="leave the peer libraries out")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
+    parser.add_argument("--alternate", action="store_true",
+                        help="speed only: bare lxml, the front end and our methods take turns page by page in one "
+                             "process")
+    parser.add_argument("--rounds", type=int, default=1, metavar="N", help="with --alternate: passes over the corpus")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="with --alternate: also print the N functions the default method spends most time in")
     args = parser.parse_args(argv)
     folder = Path(args.corpus)
     if not (folder / "index.jsonl").is_file():
         parser.error(f"{folder}: no index.jsonl")
+    if args.rounds < 1 or args.profile < 0:
+        parser.error("--rounds must be at least 1 and --profile not negative")
+    if args.alternate:
+        run_alternating(folder, args.extractor or [ExtractConfig().extractor], args.rounds, args.profile)
+        return 0
 
     present, missing = available_extractors()
     ours = args.extractor or present

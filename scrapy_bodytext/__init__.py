@@ -4,10 +4,7 @@ The core (``extract``, ``ExtractConfig``, ``ExtractionResult``) imports nothing 
 components (``Addon``, middlewares, pipeline) are loaded on first access.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 from .api import extract, extract_with_config
 from .config import ExtractConfig
@@ -29,15 +26,23 @@ __all__ = [
     *_SCRAPY_EXPORTS,
 ]
 
-if TYPE_CHECKING:  # pragma: no cover
+if _typing.TYPE_CHECKING:  # pragma: no cover
     from .addon import Addon
     from .middlewares import BodyTextDownloaderMiddleware
     from .pipelines import BodyTextPipeline, NotAnArticle
     from .spidermiddlewares import BodyTextSpiderMiddleware
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
+    """The Scrapy components, imported on first access so that the core stays free of Scrapy."""
     module = _SCRAPY_EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'scrapy_bodytext' has no attribute {name!r}")
+    import importlib
+
     return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    """The public API only (not the submodules and helpers this module happens to hold)."""
+    return sorted([*__all__, "__version__"])

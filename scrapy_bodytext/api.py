@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import extractors
-from .bounded import MAX_DEPTH
 from .config import ExtractConfig
 from .decoding import decode
-from .document import Document, LimitExceeded, parse_html
-from .result import ExtractionResult, Reason, empty_result
+from .document import Document
+from .parse import ParsedPage, parse_html
+from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .sniff import looks_binary
 
 _DEFAULT_CONFIG: ExtractConfig | None = None
@@ -55,7 +55,12 @@ def extract(
     return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
 
 
-def load_document(
+def load_document(body: bytes | str, config: ExtractConfig, **page: Any) -> Document:
+    """The ``Document`` of a page: ``read_page`` (same arguments) without the parse report."""
+    return read_page(body, config, **page)[0]
+
+
+def read_page(
     body: bytes | str,
     config: ExtractConfig,
     *,
@@ -63,8 +68,9 @@ def load_document(
     encoding: str | None = None,
     content_type: str | None = None,
     deadline: float | None = None,
-) -> Document:
-    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares.
+) -> tuple[Document, ParsedPage]:
+    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares, and
+    tell what parsing took (a replay, a depth cut).
 
     Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
     large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
@@ -73,7 +79,7 @@ def load_document(
     markup: str | bytes | None = None
     if isinstance(body, (bytes, bytearray, memoryview)):
         body = bytes(body)
-        if not body.strip():
+        if not body or body.isspace():
             raise LimitExceeded(Reason.EMPTY, "empty body")
         if len(body) > config.max_body_size:
             raise LimitExceeded(Reason.TOO_LARGE, f"{len(body)} bytes > {config.max_body_size}")
@@ -86,15 +92,16 @@ def load_document(
         text = body
         if len(text) > config.max_body_size:
             raise LimitExceeded(Reason.TOO_LARGE, f"{len(text)} characters > {config.max_body_size}")
-    if not text.strip():
+    if not text or text.isspace():
         raise LimitExceeded(Reason.EMPTY, "no text", used_encoding)
     if text.count("\ufffd") > 0.2 * len(text):
         raise LimitExceeded(Reason.UNDECODABLE, "mostly invalid byte sequences", used_encoding)
     try:
-        root = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
-        if root is None:
+        parsed = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
+        if parsed is None:
             raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
-        return Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+        doc = Document(parsed.root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+        return doc, parsed
     except LimitExceeded as exc:
         exc.encoding = used_encoding
         raise
@@ -114,15 +121,15 @@ def extract_with_config(
     name = config.extractor
     started = time.perf_counter()
     try:
-        doc = load_document(
+        doc, parsed = read_page(
             body, config, url=url, encoding=encoding, content_type=content_type,
             deadline=started + config.time_budget,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
             return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
-        found = extractors.load(name).extract(doc, config.options_for(name))
+        found = extractors.load(name).extract(doc, config.extractor_options)
     except LimitExceeded as exc:
-        return empty_result(name, Reason(exc.reason), exc.detail, encoding=exc.encoding)
+        return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding)
     except Exception as exc:  # noqa: BLE001 - a bug in a method must not stop a crawl
         return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300])
     used_encoding = doc.encoding
@@ -134,7 +141,7 @@ def extract_with_config(
     reason = Reason.OK if text else Reason.NO_MAIN_TEXT
     debug = dict(found.debug)
     debug["seconds"] = time.perf_counter() - started
-    if doc.max_depth >= MAX_DEPTH - 2:  # body is 2 levels down; deeper tags were left out
+    if parsed.depth_cut:
         debug["nesting_truncated"] = True
     return ExtractionResult(
         text=text,

@@ -30,6 +30,8 @@ class ExtractConfig:
     max_nodes: int = DEFAULT_MAX_NODES
     time_budget: float = DEFAULT_TIME_BUDGET
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the ``Options`` instance of ``extractor``, resolved once here (not per page)
+    extractor_options: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         extractors.load(self.extractor)
@@ -45,6 +47,7 @@ class ExtractConfig:
         for name, values in dict(self.options).items():
             built[name] = build_options(name, values)
         object.__setattr__(self, "options", built)
+        object.__setattr__(self, "extractor_options", self.options_for(self.extractor))
 
     def options_for(self, name: str):
         """The ``Options`` instance of extractor ``name`` (defaults where none were given)."""

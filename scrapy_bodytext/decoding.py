@@ -69,7 +69,8 @@ _DETECTABLE = (
 
 
 def resolve_label(label: str | None) -> str | None:
-    """Python codec name for a charset label (WHATWG mapping), None when unknown."""
+    """Python codec name for a charset label (WHATWG mapping), None when unknown or not a text
+    encoding (``base64``, ``rot13``, ``zlib`` are codecs Python knows but no page is written in)."""
     if not label:
         return None
     label = label.strip().strip("\"'").strip().lower()
@@ -77,9 +78,12 @@ def resolve_label(label: str | None) -> str | None:
     if not name:
         return None
     try:
-        return codecs.lookup(name).name
+        codec = codecs.lookup(name)
     except LookupError:
         return None
+    if not getattr(codec, "_is_text_encoding", True) or codec.name == "undefined":  # "undefined" always raises
+        return None
+    return codec.name
 
 
 def declared_encoding(body: bytes) -> str | None:
@@ -141,7 +145,7 @@ def _detect(body: bytes) -> str | None:
     first = _NON_ASCII_RE.search(body)
     start = first.start() if first else 0
     sample = _TAG_RE.sub(b" ", body[start:start + DETECTION_SAMPLE])
-    from charset_normalizer import from_bytes  # brought by Scrapy; imported lazily, rarely needed
+    from charset_normalizer import from_bytes  # imported lazily: only undeclared non-UTF-8 pages need it
 
     results = from_bytes(sample, cp_isolation=list(_DETECTABLE))
     best = results.best()

@@ -1,27 +1,34 @@
-"""Parse and clean a page once, then flatten it into columns every extractor shares.
+"""Clean a parsed page once and flatten it into the columns every extractor shares.
 
-One ``iterwalk`` over the cleaned ``<body>`` produces:
+One ``iterwalk`` over the cleaned ``<body>`` (hidden elements left out) produces:
 
-* element columns, in document (pre-)order: ``tags``, ``parents``, ``ends`` (exclusive end of the
-  subtree in that order, so descendants of ``e`` are ``e+1 .. ends[e]-1``), ``slot_starts`` /
-  ``slot_ends`` (the text slots inside the subtree), ``lines`` (source line of the start tag);
+* element columns, in document (pre-)order: ``elements``, ``tags``, ``parents``, ``ends`` (exclusive
+  end of the subtree in that order, so descendants of ``e`` are ``e+1 .. ends[e]-1``), ``slot_starts``
+  / ``slot_ends`` (the text slots inside the subtree);
 * slot columns, one per non-blank text node (``el.text`` or ``el.tail``) in document order: ``texts``,
-  ``owners`` (element whose content holds the text), ``chars`` (length with whitespace collapsed),
-  ``links`` (inside an ``<a>``), ``tags_before`` (tag tokens between the previous slot and this one),
-  ``breaks`` (a block boundary precedes it: 0 none, 1 cell, 2 line) and ``slot_lines``.
+  ``owners`` (element whose content holds the text), ``links`` (inside an ``<a>``), ``tags_before``
+  (tag tokens between the previous slot and this one) and ``breaks`` (a block boundary precedes it:
+  0 none, 1 cell, 2 line).
 
-Subtree sums (text, link text, markup) are then O(1) from prefix sums, so every method is linear.
+Columns only some methods need are computed on first use: ``chars`` (length with whitespace
+collapsed), ``token_counts``, ``lines`` (source line of each start tag), ``slot_lines`` and
+``depths``. Subtree sums (text, link text, markup) are then O(1) from prefix sums, so every method
+is linear.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from itertools import accumulate
+from bisect import bisect_right
+from functools import cached_property
+from itertools import accumulate, islice
+from typing import Any
 
 from lxml import etree
 
-from .bounded import parse_within_limits
+from .declarations import Declarations, read_declarations
+from .result import LimitExceeded, Reason
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (ALGORITHMS.md §0.2) plus non-HTML islands
@@ -37,84 +44,19 @@ VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr keygen basefont frame".split()
 )
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-LINK_TAGS = frozenset(("a",))
-#: break kind a tag leaves before the next text: 2 = new line, 1 = new table cell
-_BREAK_OF = {**{tag: 2 for tag in BLOCK_TAGS}, **{tag: 1 for tag in CELL_TAGS}}
+#: break a tag leaves before the next text, as bits: 2 = new line, 1 = new table cell (3: both met,
+#: which is a new line)
+_BREAK_BITS = {**{tag: 2 for tag in BLOCK_TAGS}, **{tag: 1 for tag in CELL_TAGS}}
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_TIME_CHECK_EVERY = 2048
-_PUBLISHED_KEYS = frozenset(
-    ("article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
-     "sailthru.date", "parsely-pub-date", "og:article:published_time")
-)
-_LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
-
-
-class LimitExceeded(Exception):
-    """Raised inside the front end when a page passes a configured bound; carries a Reason value."""
-
-    def __init__(self, reason: str, detail: str, encoding: str | None = None):
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-        self.encoding = encoding
-
-
-def make_parser() -> etree.HTMLParser:
-    # Plain etree parser (lxml.html's element-class lookup costs a Python call per element).
-    # huge_tree stays off: libxml2 then caps nesting at 256 levels, which bounds deep pages for free.
-    return etree.HTMLParser(
-        recover=True, encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True,
-        collect_ids=False, default_doctype=False, huge_tree=False,
-    )
-
-
-_PARSER = None
-
-
-def parse_html(
-    text: str | bytes, *, max_nodes: int | None = None, deadline: float | None = None
-) -> etree._Element | None:
-    """Parse markup (``str``, or ``bytes`` known to be valid UTF-8) into an lxml tree (None when
-    there is nothing to parse). Never raises for content, except ``LimitExceeded`` past
-    ``max_nodes`` elements or ``deadline`` (see ``bounded``)."""
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = make_parser()
-    if isinstance(text, bytes):
-        data = text[3:] if text.startswith(b"\xef\xbb\xbf") else text
-        if b"\x00" in data or b"\x01" in data:  # the renderer's line and cell marks
-            data = data.replace(b"\x00", b"").replace(b"\x01", b"")
-    else:
-        if "\x00" in text or "\x01" in text:
-            text = text.replace("\x00", "").replace("\x01", "")
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        data = text.encode("utf-8", "replace")
-    if not data.strip():
-        return None
-    data = _close_unclosed_title(data)
-    try:
-        return parse_within_limits(data, _PARSER, max_nodes=max_nodes, deadline=deadline)
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
-        return None
-
-
-_TITLE_OPEN_RE = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
-_TITLE_CLOSE_RE = re.compile(rb"</title", re.IGNORECASE)
-
-
-def _close_unclosed_title(data: bytes) -> bytes:
-    """A ``<title>`` never closed would swallow the whole page as title text (RCDATA); end it at
-    its first line break or tag instead, as its author meant."""
-    opened = _TITLE_OPEN_RE.search(data, 0, 65536)
-    if opened is None:
-        return data
-    start = opened.end()
-    if data.find(b"</title", start) >= 0 or data.find(b"</TITLE", start) >= 0 or _TITLE_CLOSE_RE.search(data, start):
-        return data
-    ends = [i for i in (data.find(b"<", opened.end()), data.find(b"\n", opened.end())) if i >= 0]
-    cut = min(ends, default=len(data))
-    return data[:cut] + b"</title>" + data[cut:]
+#: the columns built for every page: one value per element, in document order ...
+ELEMENT_COLUMNS = ("elements", "tags", "parents", "ends", "slot_starts", "slot_ends")
+#: ... and one value per text slot, in document order
+SLOT_COLUMNS = ("texts", "owners", "links", "tags_before", "breaks")
+#: columns computed on first use, for the methods that need them
+LAZY_ELEMENT_COLUMNS = ("lines", "depths")
+LAZY_SLOT_COLUMNS = ("chars", "token_counts", "slot_lines")
+#: walk events between two checks of the element count and the time budget
+_EVENTS_PER_CHECK = 4096
 
 
 def is_hidden(el) -> bool:
@@ -129,46 +71,40 @@ def is_hidden(el) -> bool:
 
 
 class Document:
-    """A cleaned page and its flattened columns; built once, shared by the extractor that runs."""
+    """The columns of one cleaned page, built once and shared by the method that runs.
+
+    Besides the columns it keeps what identifies the page (``url``, ``encoding``), its time budget
+    (``deadline``), its ``declarations`` and ``memo``: per-page values other modules compute from the
+    columns (the page language, stop-word counts, ...), under tuple keys that start with the name of
+    the module that owns them.
+    """
 
     def __init__(self, root, *, url: str | None = None, encoding: str | None = None,
                  max_nodes: int = 200_000, deadline: float | None = None):
         self.url = url
         self.encoding = encoding
         self.deadline = deadline
-        self.root = root
-        self.title = " ".join((root.findtext(".//title") or "").split())
-        self.lang = (root.get("lang") or root.get("xml:lang") or "").strip().lower() or None
-        self.meta_lang = None
-        self.og_type = None  # <meta property="og:type">: "article" on most article pages
-        self.published = False  # a publication date is declared (article:published_time, datePublished)
-        for meta in root.iter("meta"):
-            key = (meta.get("http-equiv") or meta.get("property") or meta.get("name")
-                   or meta.get("itemprop") or "").lower()
-            if key == "content-language":
-                self.meta_lang = (meta.get("content") or "").strip().lower() or None
-            elif key == "og:type":
-                self.og_type = (meta.get("content") or "").strip().lower() or None
-            elif key in _PUBLISHED_KEYS:
-                self.published = True
-        #: schema.org types declared in JSON-LD (read before scripts are dropped)
-        types: set[str] = set()
-        for script in root.iter("script"):
-            if (script.get("type") or "").lower() == "application/ld+json" and script.text:
-                types.update(_LD_TYPE_RE.findall(script.text))
-                self.published = self.published or "datePublished" in script.text
-        self.structured_types = frozenset(types)
+        self.declarations: Declarations = read_declarations(root)  # before the head and scripts go
+        self.memo: dict[Any, Any] = {}
+        self._prefix: dict[str, list[int]] = {}
         body = root.find("body")
         if body is None:
             body = root
         _clean(root)
-        self.body = body
         self._flatten(body, max_nodes)
-        self._prefix: dict[str, list[int]] = {}
+
+    # Page declarations, under the names methods use (see ``declarations.Declarations``).
+    title = property(lambda self: self.declarations.title)
+    lang = property(lambda self: self.declarations.lang)
+    meta_lang = property(lambda self: self.declarations.meta_lang)
+    og_type = property(lambda self: self.declarations.og_type)
+    published = property(lambda self: self.declarations.published)
+    structured_types = property(lambda self: self.declarations.structured_types)
 
     # ----------------------------------------------------------------------------- building
     def _flatten(self, body, max_nodes: int) -> None:
-        # One pass, kept tight: this loop is the front end's main cost on every page.
+        # The front end's hot loop: two events per element on every page. It keeps to local names and
+        # list appends; the element count and the time budget are checked between chunks of events.
         elements: list = []
         tags: list[str] = []
         parents: list[int] = []
@@ -180,133 +116,123 @@ class Document:
         links: list[bool] = []
         tags_before: list[int] = []
         breaks: list[int] = []
-        anchors: list[int] = []  # last element started before each slot (for source lines)
-        stack: list[int] = []
+        stack: list[int] = []  # the parents of the open elements
+        top = -1  # the open element
         hidden: set = set()  # skipped hidden elements, held so their identity stays valid
         pending_tags = pending_break = link_depth = 0
         pending_space = False
-        break_of = _BREAK_OF
-        deadline = self.deadline
+        break_of = _BREAK_BITS.get
+        void = VOID_TAGS
         walker = etree.iterwalk(body, events=("start", "end"))
-        for event, el in walker:
-            if event == "start":
-                index = len(tags)
-                if index and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
-                    walker.skip_subtree()
-                    hidden.add(el)
-                    continue
-                tag = el.tag
-                elements.append(el)
-                tags.append(tag)
-                parents.append(stack[-1] if stack else -1)
-                ends.append(0)
-                slot_starts.append(len(texts))
-                slot_ends.append(0)
-                stack.append(index)
-                pending_tags += 1
-                kind = break_of.get(tag, 0)
-                if kind > pending_break:
-                    pending_break = kind
-                if tag == "a":
-                    link_depth += 1
-                if not index % _TIME_CHECK_EVERY and index:
-                    if index >= max_nodes:
-                        raise LimitExceeded("too_many_nodes", f"more than {max_nodes} elements")
-                    if deadline is not None and time.perf_counter() > deadline:
-                        raise LimitExceeded("time_limit", "time budget ran out while reading the page")
-                text = el.text
-            else:
-                if hidden and el in hidden:
-                    text = el.tail
-                    if not text or not stack:
+        while True:
+            for event, el in islice(walker, _EVENTS_PER_CHECK):
+                if event == "start":
+                    if tags and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
+                        walker.skip_subtree()
+                        hidden.add(el)
                         continue
+                    tag = el.tag
+                    parents.append(top)
+                    stack.append(top)
+                    top = len(tags)
+                    elements.append(el)
+                    tags.append(tag)
+                    ends.append(0)
+                    slot_starts.append(len(texts))
+                    slot_ends.append(0)
+                    pending_tags += 1
+                    pending_break |= break_of(tag, 0)
+                    if tag == "a":
+                        link_depth += 1
+                    text = el.text
+                elif hidden and el in hidden:
+                    text = el.tail
                 else:
-                    index = stack.pop()
-                    tag = tags[index]
-                    ends[index] = len(tags)
-                    slot_ends[index] = len(texts)
-                    if tag not in VOID_TAGS:
+                    ends[top] = len(tags)
+                    slot_ends[top] = len(texts)
+                    tag = tags[top]
+                    top = stack.pop()
+                    if tag not in void:
                         pending_tags += 1
-                    kind = break_of.get(tag, 0)
-                    if kind > pending_break:
-                        pending_break = kind
+                    pending_break |= break_of(tag, 0)
                     if tag == "a":
                         link_depth -= 1
-                    if not stack:
+                    if top < 0:  # the body's end
                         continue
                     text = el.tail
-            if text:
-                if text.isspace():
-                    pending_space = True
-                    continue
-                if pending_space:
-                    text = " " + text
-                    pending_space = False
-                texts.append(text)
-                owners.append(stack[-1])
-                links.append(link_depth > 0)
-                tags_before.append(pending_tags)
-                breaks.append(pending_break)
-                anchors.append(len(tags) - 1)
-                pending_tags = pending_break = 0
-        if len(tags) > max_nodes:
-            raise LimitExceeded("too_many_nodes", f"{len(tags)} elements, more than {max_nodes}")
+                if text:
+                    if text.isspace():
+                        pending_space = True
+                        continue
+                    if pending_space:
+                        text = " " + text
+                        pending_space = False
+                    texts.append(text)
+                    owners.append(top)
+                    links.append(link_depth > 0)
+                    tags_before.append(pending_tags)
+                    breaks.append(pending_break)
+                    pending_tags = pending_break = 0
+            if len(tags) > max_nodes:
+                raise LimitExceeded(Reason.TOO_MANY_NODES, f"{len(tags)} elements, more than {max_nodes}")
+            if top < 0:  # the walk is over
+                break
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while reading the page")
+        if 3 in breaks:  # a cell break and a line break met: a new line
+            breaks = [2 if kind == 3 else kind for kind in breaks]
         self.elements, self.tags, self.parents, self.ends = elements, tags, parents, ends
         self.slot_starts, self.slot_ends = slot_starts, slot_ends
         self.texts, self.owners, self.links = texts, owners, links
-        self.tags_before, self.breaks, self._anchors = tags_before, breaks, anchors
+        self.tags_before, self.breaks = tags_before, breaks
         self.trailing_tags = pending_tags
 
     # ----------------------------------------------------------------------------- lazy columns
-    @property
+    @cached_property
     def chars(self) -> list[int]:
         """Per slot: characters with whitespace runs collapsed and ends stripped (ALGORITHMS §0.3)."""
-        chars = self.__dict__.get("_chars")
-        if chars is None:
-            chars = self.__dict__["_chars"] = [len(" ".join(text.split())) for text in self.texts]
-        return chars
+        return [len(" ".join(text.split())) for text in self.texts]
 
-    @property
+    @cached_property
     def lines(self) -> list[int]:
         """Per element: source line of its start tag (carried forward where libxml2 gives none)."""
-        lines = self.__dict__.get("_lines")
-        if lines is None:
-            lines, line = [], 1
-            for el in self.elements:
-                line = el.sourceline or line
-                lines.append(line)
-            self.__dict__["_lines"] = lines
+        lines, line = [], 1
+        for el in self.elements:
+            line = el.sourceline or line
+            lines.append(line)
         return lines
 
-    @property
+    @cached_property
     def slot_lines(self) -> list[int]:
         """Per slot: source line where its text starts (element start lines plus newlines since)."""
-        slot_lines = self.__dict__.get("_slot_lines")
-        if slot_lines is None:
-            element_lines = self.lines
-            slot_lines, previous_anchor, line = [], -2, 1
-            for text, anchor in zip(self.texts, self._anchors):
-                if anchor != previous_anchor:
-                    line = element_lines[anchor] if anchor >= 0 else 1
-                    previous_anchor = anchor
-                slot_lines.append(line)
-                line += text.count("\n")
-            self.__dict__["_slot_lines"] = slot_lines
+        element_lines = self.lines
+        slot_starts = self.slot_starts
+        slot_lines, previous_anchor, line = [], -2, 1
+        for slot, text in enumerate(self.texts):
+            anchor = bisect_right(slot_starts, slot) - 1  # the last element started before the slot
+            if anchor != previous_anchor:
+                line = element_lines[anchor] if anchor >= 0 else 1
+                previous_anchor = anchor
+            slot_lines.append(line)
+            line += text.count("\n")
         return slot_lines
 
-    @property
+    @cached_property
     def depths(self) -> list[int]:
-        depths = self.__dict__.get("_depths")
-        if depths is None:
-            depths = []
-            for parent in self.parents:
-                depths.append(depths[parent] + 1 if parent >= 0 else 0)
-            self.__dict__["_depths"] = depths
+        """Per element: nesting depth below the body (the body is 0)."""
+        depths: list[int] = []
+        for parent in self.parents:
+            depths.append(depths[parent] + 1 if parent >= 0 else 0)
         return depths
 
     @property
     def max_depth(self) -> int:
         return max(self.depths, default=0)
+
+    @cached_property
+    def token_counts(self) -> list[int]:
+        """Per slot: number of tokens (``tokens.count_tokens``)."""
+        return [count_tokens(t) for t in self.texts]
 
     # ----------------------------------------------------------------------------- sums
     def prefix(self, name: str) -> list[int]:
@@ -326,13 +252,6 @@ class Document:
             cached = self._prefix[name] = [0, *accumulate(values)]
         return cached
 
-    @property
-    def token_counts(self) -> list[int]:
-        counts = self.__dict__.get("_token_counts")
-        if counts is None:
-            counts = self.__dict__["_token_counts"] = [count_tokens(t) for t in self.texts]
-        return counts
-
     def subtree_sum(self, name: str, element: int) -> int:
         """Sum of a slot column (``chars``, ``link_chars``, ``tokens``) over ``element``'s subtree."""
         prefix = self.prefix(name)
@@ -342,16 +261,6 @@ class Document:
         """Canonical markup length of ``element``'s subtree: its tags and its text (§4.6)."""
         prefix = self.prefix("markup")
         return prefix[self.ends[element]] - prefix[element] + self.subtree_sum("chars", element)
-
-    def descendants(self, element: int) -> range:
-        return range(element + 1, self.ends[element])
-
-    def children(self, element: int) -> list[int]:
-        child, end, result = element + 1, self.ends[element], []
-        while child < end:
-            result.append(child)
-            child = self.ends[child]
-        return result
 
     @property
     def total_chars(self) -> int:
@@ -364,12 +273,7 @@ class Document:
     def check_time(self) -> None:
         """Raise ``LimitExceeded`` once the page's time budget has run out (extractors call it)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise LimitExceeded("time_limit", "time budget ran out")
-
-    def text_of(self, element: int) -> str:
-        from .render import render_ranges
-
-        return render_ranges(self, [(self.slot_starts[element], self.slot_ends[element])])
+            raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out")
 
 
 def markup_length(el, tag: str) -> int:

@@ -85,10 +85,11 @@ def normalize_code(code: str | None) -> str | None:
 
 def detect_language(doc: Document) -> str | None:
     """The page's language code among ``supported()``, or ``None`` (see the module docstring)."""
-    cached = doc.__dict__.get("_page_language")
-    if cached is None:
-        cached = doc.__dict__["_page_language"] = (_detect(doc),)
-    return cached[0]
+    memo = doc.memo
+    key = (__name__, "language")
+    if key not in memo:
+        memo[key] = _detect(doc)
+    return memo[key]
 
 
 def stopword_counts(doc: Document, lang: str | None) -> list[int]:
@@ -110,8 +111,8 @@ def splitter(lang: str | None):
 
 
 def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
-    key = f"_stopword_counts_{lang}"
-    cached = doc.__dict__.get(key)
+    key = (__name__, "stopword_counts", lang)
+    cached = doc.memo.get(key)
     if cached is None:
         if lang is None:
             cached = (doc.token_counts, [0] * len(doc.texts))
@@ -124,7 +125,7 @@ def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
                 tokens.append(len(words))
                 hits.append(sum(map(stops, words)))
             cached = (tokens, hits)
-        doc.__dict__[key] = cached
+        doc.memo[key] = cached
     return cached
 
 

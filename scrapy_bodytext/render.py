@@ -21,7 +21,8 @@ from .tokens import UNSPACED_RANGES
 if TYPE_CHECKING:
     from .document import Document
 
-_LINE, _CELL = "\x00", "\x01"  # never in a page: both are stripped before parsing
+#: the renderer's own marks between texts: a line break and a table cell break
+_LINE, _CELL = "\x00", "\x01"
 _MARKS = ("", _CELL, _LINE)
 _CLOSING = frozenset(",.;:!?)]}%»”’…/-–")
 _OPENING = frozenset("([{«“‘¿¡/-–")
@@ -66,7 +67,7 @@ def _link_of(doc: Document, slot: int) -> int:
 
 def render_ranges(doc: Document, ranges: Iterable[tuple[int, int]]) -> str:
     """Render the slots in the half-open ``(start, end)`` ranges, given in document order."""
-    texts = doc.texts
+    texts = _texts(doc)
     parts: list[str] = []
     append = parts.append
     previous_end = None
@@ -84,7 +85,7 @@ def render_ranges(doc: Document, ranges: Iterable[tuple[int, int]]) -> str:
 
 def render_slots(doc: Document, slots: Iterable[int]) -> str:
     """Render an ordered selection of slot indices (gaps end lines)."""
-    texts = doc.texts
+    texts = _texts(doc)
     parts: list[str] = []
     append = parts.append
     previous = -2
@@ -106,6 +107,20 @@ def render_elements(doc: Document, elements: Iterable[int]) -> str:
         ranges.append((start, end))
         last_end = end
     return render_ranges(doc, ranges)
+
+
+def _texts(doc: Document) -> list[str]:
+    """The page's texts without the characters this module uses as marks (a page may hold them:
+    control characters are rare but legal text); checked once per page."""
+    key = (__name__, "texts")
+    texts = doc.memo.get(key)
+    if texts is None:
+        texts = doc.texts
+        joined = "".join(texts)
+        if _LINE in joined or _CELL in joined:
+            texts = [text.replace(_LINE, "").replace(_CELL, "") for text in texts]
+        doc.memo[key] = texts
+    return texts
 
 
 def _finish(joined: str) -> str:

@@ -43,7 +43,7 @@ def looks_binary(body: bytes) -> bool:
         return False
     if body.startswith(_MAGIC):
         return True
-    if utf16_byte_order(body) or _MARKUP_START_RE.match(body):
+    if _MARKUP_START_RE.match(body) or utf16_byte_order(body):  # the cheap test first
         return False
     sample = body[:_SAMPLE]
     if not sample:

@@ -25,19 +25,9 @@ TOKEN_RE = re.compile(
 CJK_RE = re.compile(f"[{CJK_RANGES}]")
 
 
-def tokenize(text: str) -> list[str]:
-    """Tokens of ``text`` in order (see module docstring)."""
-    return TOKEN_RE.findall(text)
-
-
 def count_tokens(text: str) -> int:
+    """Number of tokens in ``text`` (see ``TOKEN_RE``)."""
     return len(TOKEN_RE.findall(text))
-
-
-def normalized_length(text: str) -> int:
-    """Characters after collapsing whitespace runs and stripping the ends."""
-    parts = text.split()
-    return sum(map(len, parts)) + len(parts) - 1 if parts else 0
 
 
 def cjk_share(text: str) -> float:

@@ -25,7 +25,7 @@ import numpy as np
 
 from scrapy_bodytext.api import load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.document import LimitExceeded
+from scrapy_bodytext.result import LimitExceeded
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.evaluation.metrics import shingle_match, shingle_prf, token_f1
 from scrapy_bodytext.extractors import bodytext

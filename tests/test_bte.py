@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bodytext import extract
-from scrapy_bodytext.document import Document, parse_html
+from scrapy_bodytext.document import Document
+from scrapy_bodytext.parse import parse_html
 from scrapy_bodytext.extractors import bte
 from scrapy_bodytext.extractors.maxsubarray import max_subarray
 
@@ -43,7 +44,7 @@ def brute_force_max_subarray(weights: list[int], lengths: list[int]) -> tuple[in
 
 
 def doc_of(html: str) -> Document:
-    return Document(parse_html(html))
+    return Document(parse_html(html).root)
 
 
 # ----------------------------------------------------------------------------- linear form == Finn

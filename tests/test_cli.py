@@ -121,7 +121,7 @@ def test_empty_input_says_why_there_is_no_text(capsys, tmp_path):
     empty.write_bytes(b"")
     code, out, err = run(capsys, "extract", str(empty))
     assert code == 0 and out == ""
-    assert "no main text (empty" in err
+    assert f"== {empty}: no main text (P(article) 0.00 < 0.50, empty" in err
 
 
 def test_missing_file_is_reported_and_the_others_still_run(capsys, article_file, tmp_path):
@@ -265,4 +265,17 @@ def test_evaluate_errors(capsys, tmp_path, tiny_corpus):
     with open(tiny_corpus / "index.jsonl", "a", encoding="utf-8") as index:
         index.write('{"id": "broken", "file": "pages/missing.html", "is_article": true}\n')
     code, _, err = run(capsys, "evaluate", str(tiny_corpus), "--extractor", extractors.DEFAULT_EXTRACTOR)
-    assert code == 1 and "index.jsonl:6" in err
+    assert code == 2 and "index.jsonl:6: FileNotFoundError" in err
+
+
+def test_evaluate_names_the_missing_field_and_its_line_in_one_line(tiny_corpus):
+    lines = (tiny_corpus / "index.jsonl").read_text("utf-8").splitlines()
+    row = json.loads(lines[2])
+    del row["is_article"]
+    lines[2] = json.dumps(row)
+    (tiny_corpus / "index.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_process("evaluate", str(tiny_corpus), "--extractor", extractors.DEFAULT_EXTRACTOR)
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert done.stderr.decode().splitlines() == [
+        f"scrapy-bodytext evaluate: error: {tiny_corpus / 'index.jsonl'}:3: missing field 'is_article'"]

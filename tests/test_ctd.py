@@ -19,12 +19,13 @@ from sample_pages import (
 
 from scrapy_bodytext import extract
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.document import Document, parse_html
+from scrapy_bodytext.document import Document
+from scrapy_bodytext.parse import parse_html
 from scrapy_bodytext.extractors import ctd
 
 
 def doc_of(html: str) -> Document:
-    return Document(parse_html(html))
+    return Document(parse_html(html).root)
 
 
 def test_densities_of_a_tiny_tree_match_the_hand_computed_formula():

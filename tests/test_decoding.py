@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from scrapy_bodytext import Reason, extract
 from scrapy_bodytext.api import load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.decoding import decode, resolve_label
+from scrapy_bodytext.render import render_ranges
 
 ZH = "北京时间昨天晚上，国家统计局发布了最新的经济数据。数据显示，今年前三个季度国内生产总值同比增长百分之五点二，消费市场继续恢复，就业形势总体稳定。"
 ZH_TW = "政府昨日宣布新的教育計畫，將在明年改善學校設備並增加教師培訓。"
@@ -40,7 +42,7 @@ def meta(label: str) -> str:
 def page_text(body: bytes | str) -> tuple[str, str | None]:
     """The whole body text of a page through the real front end (decode, parse, clean, flatten)."""
     doc = load_document(body, ExtractConfig())
-    return doc.text_of(0), doc.encoding
+    return render_ranges(doc, [(0, len(doc.texts))]), doc.encoding
 
 
 # ----------------------------------------------------------------------------- byte-order marks
@@ -236,3 +238,12 @@ def test_xml_declaration_with_an_encoding(label, codec, as_str):
         assert decode(body) == (html, codec)
     text, _ = page_text(body)  # lxml refuses str input that carries an encoding declaration
     assert sample + " " + sample in text
+
+
+@pytest.mark.parametrize("label", ["rot13", "base64", "zlib", "hex", "undefined", "uu"])
+def test_a_declared_codec_that_is_no_text_encoding_falls_back_to_detection(label):
+    page = f'<html><head><meta charset="{label}"></head><body><p>Caf\u00e9 by the river, open daily.</p></body></html>'
+    result = extract(page.encode("utf-8"))
+    assert result.reason is Reason.OK
+    assert result.encoding == "utf-8"
+    assert "Caf\u00e9" in result.text

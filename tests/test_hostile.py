@@ -17,11 +17,11 @@ import pytest
 
 from scrapy_bodytext import extract
 from scrapy_bodytext.api import extract_with_config, load_document
-from scrapy_bodytext.bounded import MAX_ATTRIBUTES, MAX_DEPTH
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.document import LimitExceeded
 from scrapy_bodytext.extractors import EXTRACTORS, names
-from scrapy_bodytext.result import ExtractionResult, Reason
+from scrapy_bodytext.parse import MAX_ATTRIBUTES, MAX_DEPTH
+from scrapy_bodytext.render import render_ranges
+from scrapy_bodytext.result import ExtractionResult, LimitExceeded, Reason
 
 #: generous per-page bound so CI stays stable (the per-page budget is 5 s; methods check it between stages)
 TIME_BOUND = 10.0
@@ -258,7 +258,7 @@ def test_deep_nesting_is_flattened_not_lost():
             + "<p>after the deep part</p></body></html>")
     doc = load_document(html.encode(), ExtractConfig())
     assert doc.max_depth <= MAX_DEPTH
-    assert doc.text_of(0).splitlines() == ["before the deep part", "deep inside", "after the deep part"]
+    assert render_ranges(doc, [(0, len(doc.texts))]).splitlines() == ["before the deep part", "deep inside", "after the deep part"]
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -288,7 +288,7 @@ def test_too_many_elements_are_refused_before_a_tree_is_built():
     started = time.perf_counter()
     with pytest.raises(LimitExceeded) as raised:
         load_document(body, ExtractConfig(max_nodes=100_000))
-    assert raised.value.reason == "too_many_nodes"
+    assert raised.value.reason is Reason.TOO_MANY_NODES
     assert time.perf_counter() - started < 2.0
 
 

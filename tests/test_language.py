@@ -14,7 +14,8 @@ from sample_pages import (
 )
 
 from scrapy_bodytext import language
-from scrapy_bodytext.document import Document, parse_html
+from scrapy_bodytext.document import Document
+from scrapy_bodytext.parse import parse_html
 
 KOREAN_PARAGRAPHS = [
     "시의회는 화요일 저녁에 회의를 열고 오래된 기차역의 미래에 대해 논의했다. 이 건물은 십 년 넘게 비어 있었고 지금은 "
@@ -30,7 +31,7 @@ FRENCH_PARAGRAPHS = [
 
 
 def doc_of(html: str) -> Document:
-    return Document(parse_html(html))
+    return Document(parse_html(html).root)
 
 
 def test_stopword_lists_come_lower_cased_from_the_package_and_hold_letters_only():

@@ -9,7 +9,8 @@ import pytest
 from glued_words import glued_words, page_words
 
 from scrapy_bodytext import extract, extractors
-from scrapy_bodytext.document import Document, parse_html
+from scrapy_bodytext.document import Document
+from scrapy_bodytext.parse import parse_html
 from scrapy_bodytext.render import inline_joint, render_slots
 
 
@@ -35,13 +36,13 @@ def test_what_joins_two_inline_text_nodes(before, after, joint):
 
 def test_two_links_are_two_items_whatever_their_text():
     doc = Document(parse_html("<html><body><p>Tags: <a>canning</a><a>jam</a> pages <a>1</a><a>2</a> "
-                              "<a>北朝鮮</a><a>中国</a> and one <a>link</a>s <a><b>W</b>ord</a></p></body></html>"))
+                              "<a>北朝鮮</a><a>中国</a> and one <a>link</a>s <a><b>W</b>ord</a></p></body></html>").root)
     assert render_slots(doc, range(len(doc.texts))) == "Tags: canning jam pages 1 2 北朝鮮 中国 and one links Word"
 
 
 def test_block_and_cell_boundaries_keep_their_marks():
     doc = Document(parse_html("<html><body><h1>Title</h1><table><tr><td>a<b>b</b></td><td>c</td></tr></table>"
-                              "<p>One <i>two</i><span>Three</span></p><div>four</div>five</body></html>"))
+                              "<p>One <i>two</i><span>Three</span></p><div>four</div>five</body></html>").root)
     assert render_slots(doc, range(len(doc.texts))) == "Title\nab\tc\nOne two Three\nfour\nfive"
 
 

@@ -7,12 +7,13 @@ import pytest
 from sample_pages import assert_selects
 
 from scrapy_bodytext import extract
-from scrapy_bodytext.document import Document, parse_html
+from scrapy_bodytext.document import Document
+from scrapy_bodytext.parse import parse_html
 from scrapy_bodytext.extractors import ttr
 
 
 def doc_of(html: str) -> Document:
-    return Document(parse_html(html))
+    return Document(parse_html(html).root)
 
 
 # ----------------------------------------------------------------------------- per-line ratio

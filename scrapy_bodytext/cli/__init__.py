@@ -11,8 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import extractors
+from .. import __version__, extractors
 from ..config import DEFAULT_THRESHOLD
+from .inputs import DEFAULT_GLOBS
 from .options import UsageError
 
 #: exit statuses
@@ -39,6 +40,39 @@ def _seconds(text: str) -> float:
     return value
 
 
+EXTRACT_EXAMPLES = """examples:
+  scrapy-bodytext extract page.html
+  scrapy-bodytext extract --json -o texts.jsonl pages/          # a folder, searched recursively
+  find . -name '*.htm' | scrapy-bodytext extract --json -i -    # paths from stdin
+  curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ -
+  scrapy-bodytext extract crawl.warc.gz -o texts.jsonl
+"""
+
+
+def _positive_integer(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+def _encoding(text: str) -> str:
+    """A character encoding label (WHATWG, as in ``<meta charset>``, or a Python codec name)."""
+    from ..decoding import resolve_label
+
+    name = resolve_label(text)
+    try:
+        "a".encode(name or "")
+    except (LookupError, UnicodeError):  # unknown, or a codec that is not a text encoding (base64, rot13)
+        raise argparse.ArgumentTypeError(
+            f"unknown text encoding {text!r} (give a label such as utf-8, windows-1252, iso-8859-2, shift_jis, gb18030)"
+        ) from None
+    return text
+
+
 def _add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=_probability, metavar="T",
                         help=f"article probability at or above which a page is an article (default {DEFAULT_THRESHOLD})")
@@ -51,16 +85,28 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scrapy-bodytext",
         description="Main body text and article probability of web pages.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
     extract = commands.add_parser(
-        "extract", help="print the main text of HTML files, stdin or WARC/ARC archives",
-        description="Print the main text of each input. Web archives (.warc, .warc.gz, .arc, .arc.gz, or "
-                    "recognised by their first bytes) are streamed: every HTML response becomes one JSON "
-                    "line, and a summary goes to stderr.",
+        "extract", help="print the main text of HTML files, folders of them, stdin or WARC/ARC archives",
+        description=(
+            "Print the main text of each input; in plain-text mode a verdict line per page goes to\n"
+            "stderr (article or not, P(article), reason). Web archives (.warc, .warc.gz, .arc, .arc.gz,\n"
+            "or recognised by their first bytes) are streamed: every HTML response becomes one JSON\n"
+            "line, and a summary goes to stderr."
+        ),
+        epilog=EXTRACT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    extract.add_argument("inputs", nargs="+", metavar="FILE", help="HTML file, web archive, or - for stdin")
+    extract.add_argument("inputs", nargs="*", metavar="PATH",
+                         help="HTML file (gzipped or not), web archive, folder (searched recursively for the "
+                              "names --glob matches), or - for stdin")
+    extract.add_argument("-i", "--input-file", metavar="LIST",
+                         help="also read the paths listed in LIST, one per line (- for stdin)")
+    extract.add_argument("--glob", action="append", metavar="PATTERN",
+                         help="file names taken from folders (repeatable, case-insensitive; a pattern with a / "
+                              f"matches the path below the folder; default {' '.join(DEFAULT_GLOBS)})")
     extract.add_argument("--json", action="store_true",
                          help="one JSON object per input (path, url, text, article_probability, is_article, "
                               "extractor, reason, ...)")
@@ -68,7 +114,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"method: {', '.join(extractors.names())} (default {extractors.DEFAULT_EXTRACTOR})")
     _add_config_arguments(extract)
     extract.add_argument("--url", help="URL of the page(s), for methods that use it")
-    extract.add_argument("--encoding", help="encoding of the input(s) when known (otherwise detected)")
+    extract.add_argument("--encoding", type=_encoding, metavar="ENCODING",
+                         help="encoding of the input(s) when known, e.g. utf-8, windows-1252, shift_jis "
+                              "(otherwise detected)")
+    extract.add_argument("-j", "--jobs", type=_positive_integer, metavar="N",
+                         help="worker processes extracting pages at once (default: the usable CPUs, one per "
+                              "50 files at most); 1 extracts in this process; the output keeps the input order")
+    extract.add_argument("-q", "--quiet", action="store_true",
+                         help="in plain-text mode, no verdict line per page on stderr")
     extract.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
     evaluate = commands.add_parser(
@@ -96,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "extract":
+            if not args.inputs and args.input_file is None:
+                raise UsageError("nothing to read: give a PATH (file, folder or - for stdin) or --input-file LIST")
             from .extract import run_extract
 
             return run_extract(args)

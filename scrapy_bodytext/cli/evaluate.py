@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from .. import extractors
-from ..evaluation.corpus import CorpusError
+from ..evaluation.corpus import CorpusError, iter_corpus
 from ..evaluation.report import (
     available_extractors, count_pages, format_evaluation, machine_description, our_method, run_isolated, summarize,
 )
@@ -31,6 +30,18 @@ def selected_extractors(requested: list[str] | None) -> tuple[list[str], list[st
     return names, [name for name in missing if name in names]
 
 
+def check_corpus(folder: Path) -> None:
+    """Read the whole corpus once before any run, so that a bad index line or a missing page stops the
+    command at once with the line that is wrong (a ``UsageError``)."""
+    try:
+        with progress_display("checking the corpus") as progress:
+            for number, _page in enumerate(iter_corpus(folder), 1):
+                if progress is not None:
+                    progress.show(f"{number} pages")
+    except CorpusError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     folder = Path(args.corpus)
     if not (folder / "index.jsonl").is_file():
@@ -41,14 +52,14 @@ def run_evaluate(args: argparse.Namespace) -> int:
         name: build_config(name, threshold=args.threshold, time_limit=args.time_limit, options=options)
         for name in names
     }
+    check_corpus(folder)
     figures = {}
     for name in names:
         try:
             with progress_display(f"evaluate {name}") as progress:
                 run = run_isolated(name, our_method(configs[name]), folder, progress)
-        except CorpusError as exc:
-            print(f"scrapy-bodytext evaluate: {exc}", file=sys.stderr)
-            return FAILED
+        except CorpusError as exc:  # changed while the runs went on
+            raise UsageError(str(exc)) from None
         figures[name] = summarize(run, time_limit=configs[name].time_budget)
     first = next(iter(configs.values()), None)
     if args.json:

@@ -1,60 +1,91 @@
-"""``scrapy-bodytext extract``: main text of HTML files (gzipped or not) and stdin; web archives go to
-``archive``."""
+"""``scrapy-bodytext extract``: main text of HTML files (gzipped or not), folders of them and stdin, in
+worker processes when there are several; web archives go to ``archive``, one after the other."""
 
 from __future__ import annotations
 
 import argparse
 import io
 import json
+import logging
+import multiprocessing
+import os
+import signal
 import sys
 import zlib
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import ExitStack, contextmanager, nullcontext
+from dataclasses import dataclass, replace
 from typing import BinaryIO, TextIO
 
 from ..api import extract_with_config
-from ..result import ExtractionResult
+from ..config import ExtractConfig
+from ..result import ExtractionResult, Reason, empty_result
 from ..warc import GZIP_MAGIC, looks_like_archive
 from . import FAILED, OK
+from .inputs import DEFAULT_GLOBS, STDIN, Source, gather
 from .options import build_config, parse_options
+from .parallel import in_order, worker_count
+from .progress import Progress, progress_display
+
+#: seconds a worker process may spend on one input before it is replaced (the extraction itself stops
+#: at the configured time budget; this catches what hangs outside it)
+WORKER_TIMEOUT = 60.0
 
 
-def run_extract(args: argparse.Namespace) -> int:
-    config = build_config(
-        args.extractor, threshold=args.threshold, time_limit=None,
-        options=parse_options(args.option, [args.extractor]),
-    )
-    status = OK
-    with ExitStack() as stack:
-        out: TextIO = sys.stdout
-        if args.output:
-            try:
-                out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
-            except OSError as exc:
-                print(f"scrapy-bodytext extract: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
-                return FAILED
-        several = len(args.inputs) > 1
-        for name in args.inputs:
-            try:
-                stream = sys.stdin.buffer if name == "-" else stack.enter_context(open(name, "rb"))
-            except OSError as exc:
-                print(f"scrapy-bodytext extract: {name}: {exc.strerror}", file=sys.stderr)
-                status = FAILED
-                continue
-            stream = _peekable(stream)
-            if looks_like_archive(name, stream.peek(512)[:512]):
-                from .archive import extract_archive
+@dataclass(frozen=True)
+class FileOutcome:
+    """What became of one input file: a result, a reason it could not be read, or a web archive
+    (streamed by the main process)."""
 
-                status = max(status, extract_archive(stream, name, config, out))
-            else:
-                try:
-                    body = read_page(stream, config.max_body_size)
-                except zlib.error as exc:
-                    print(f"scrapy-bodytext extract: {name}: damaged gzip data ({exc})", file=sys.stderr)
-                    status = FAILED
-                    continue
-                result = extract_with_config(body, config, url=args.url, encoding=args.encoding)
-                write_page(result, name, args, out, several)
-    return status
+    result: ExtractionResult | None = None
+    problem: str | None = None
+    archive: bool = False
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """Everything a worker needs to extract one input; picklable."""
+
+    config: ExtractConfig
+    url: str | None
+    encoding: str | None
+
+    def __call__(self, name: str) -> FileOutcome:
+        _leave_interrupts_to_the_command()
+        try:
+            with open_input(name) as stream:
+                return self.extract_stream(stream, name)
+        except OSError as exc:
+            return FileOutcome(problem=exc.strerror or str(exc))
+
+    def extract_stream(self, stream: BinaryIO, name: str) -> FileOutcome:
+        if looks_like_archive(name, stream.peek(512)[:512]):
+            return FileOutcome(archive=True)
+        try:
+            body = read_page(stream, self.config.max_body_size)
+        except zlib.error as exc:
+            return FileOutcome(problem=f"damaged gzip data ({exc})")
+        result = extract_with_config(body, self.config, url=self.url, encoding=self.encoding)
+        return FileOutcome(result=replace(result, debug={}))  # debug values need not survive pickling
+
+
+def _leave_interrupts_to_the_command() -> None:
+    """In a worker process, ignore Ctrl-C: the command receives it too and stops the pool, so a worker
+    hit by it in the middle of a page would only add a traceback."""
+    if multiprocessing.parent_process() is not None and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def open_input(name: str) -> Iterator[BinaryIO]:
+    """The input's bytes, peekable; standard input for ``-`` (left open)."""
+    if name == STDIN:
+        with nullcontext(_peekable(sys.stdin.buffer)) as stream:
+            yield stream
+    else:
+        with open(name, "rb") as stream:
+            yield stream
 
 
 def read_page(stream: BinaryIO, limit: int) -> bytes:
@@ -70,14 +101,147 @@ def _peekable(stream: BinaryIO) -> BinaryIO:
     return stream if hasattr(stream, "peek") else io.BufferedReader(stream)
 
 
-def write_page(result: ExtractionResult, name: str, args: argparse.Namespace, out: TextIO, several: bool) -> None:
-    if args.json:
-        out.write(json.dumps({"path": name, "url": args.url, **result.as_dict()}, ensure_ascii=False) + "\n")
-        return
-    if several:
-        out.write(f"==> {name} <==\n")
-    if result.text:
-        out.write(result.text + "\n")
-    else:
-        detail = f": {result.detail}" if result.detail else ""
-        print(f"scrapy-bodytext extract: {name}: no main text ({result.reason.value}{detail})", file=sys.stderr)
+class ExtractRun:
+    """One ``extract`` command: writes each input's outcome in input order, counts failures."""
+
+    def __init__(self, args: argparse.Namespace, config: ExtractConfig, out: TextIO, sources: list[Source]):
+        self.args = args
+        self.config = config
+        self.out = out
+        self.job = PageJob(config, args.url, args.encoding)
+        self.sources = sources
+        self.several = len(sources) > 1 or args.input_file is not None or any(map(os.path.isdir, args.inputs))
+        self.status = OK
+        self.progress: Progress | None = None
+
+    def run(self) -> int:
+        files = sum(1 for source in self.sources if source.problem is None and source.name != STDIN)
+        workers = worker_count(self.args.jobs, files)
+        shows_progress = len(self.sources) > 1 and (self.args.output or not sys.stdout.isatty())
+        with ExitStack() as stack:
+            self.progress = stack.enter_context(progress_display("extract", enabled=shows_progress))
+            start = self._starter(stack, workers)
+            for done, (source, future) in enumerate(in_order(self.sources, start, workers), 1):
+                self.handle(source, future)
+                if self.progress is not None:
+                    self.progress(done, len(self.sources))
+        return self.status
+
+    def _starter(self, stack: ExitStack, workers: int) -> Callable[[Source], Future | None]:
+        """What begins an input's work ahead of its turn: nothing in this process, a worker's job otherwise."""
+        if workers <= 1:
+            return lambda source: None
+        from ..executors import ProcessExecutor
+
+        pool = ProcessExecutor(workers, timeout=max(WORKER_TIMEOUT, 4 * self.config.time_budget))
+        stack.callback(pool.shutdown)
+        stack.enter_context(_pool_messages_on_stderr())
+
+        def start(source: Source) -> Future | None:
+            if source.problem is not None or source.name == STDIN:
+                return None
+            return pool.submit(self.job, source.name)
+
+        return start
+
+    def handle(self, source: Source, future: Future | None) -> None:
+        if source.problem is not None:
+            self.fail(source.name, source.problem)
+            return
+        outcome = self.job(source.name) if future is None else self._collect(future)
+        if outcome.archive:
+            self.extract_archive(source.name)
+        elif outcome.problem is not None:
+            self.fail(source.name, outcome.problem)
+        else:
+            self.write_page(source.name, outcome.result)
+
+    def _collect(self, future: Future) -> FileOutcome:
+        """A worker's outcome; a worker that died or hung gives an empty result saying so."""
+        from ..executors import WorkerLost
+
+        try:
+            return future.result()
+        except WorkerLost as exc:
+            detail = f"extraction worker {exc}"
+            return FileOutcome(result=empty_result(self.config.extractor, Reason(exc.reason), detail))
+        except Exception as exc:  # noqa: BLE001 - reported for this input, the run goes on
+            return FileOutcome(problem=f"{type(exc).__name__}: {exc}")
+
+    def extract_archive(self, name: str) -> None:
+        from .archive import extract_archive
+
+        self.clear_progress()
+        try:
+            with open_input(name) as stream:
+                self.status = max(self.status, extract_archive(stream, name, self.config, self.out))
+        except OSError as exc:
+            self.fail(name, exc.strerror or str(exc))
+
+    def write_page(self, name: str, result: ExtractionResult) -> None:
+        if self.args.json:
+            row = {"path": name, "url": self.args.url, **result.as_dict()}
+            self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            return
+        if not self.args.quiet:
+            self.note(f"== {name}: {verdict(result, self.config.threshold)}")
+        if self.several:
+            self.out.write(f"==> {name} <==\n")
+        if result.text:
+            self.out.write(result.text + "\n")
+
+    def fail(self, name: str, problem: str) -> None:
+        self.status = FAILED
+        self.note(f"scrapy-bodytext extract: {name}: {problem}")
+
+    def note(self, line: str) -> None:
+        """A line on stderr, in its place among the outputs (stdout is flushed first), never mixed into
+        the progress line."""
+        self.clear_progress()
+        if self.out is sys.stdout:
+            self.out.flush()
+        print(line, file=sys.stderr, flush=True)
+
+    def clear_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.clear()
+
+
+@contextmanager
+def _pool_messages_on_stderr() -> Iterator[None]:
+    """The pool's own messages (a worker lost and replaced) as one plain line each on stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("scrapy-bodytext extract: %(message)s"))
+    logger = logging.getLogger("scrapy_bodytext.executors")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
+def verdict(result: ExtractionResult, threshold: float) -> str:
+    """The judgement on a page in a few words: article or not (or no text), P(article), reason."""
+    judged = "article" if result.is_article else "not an article" if result.text else "no main text"
+    sign = ">=" if result.article_probability >= threshold else "<"
+    reason = result.reason.value
+    if result.reason is not Reason.OK and result.detail:
+        reason += f": {result.detail}"
+    return f"{judged} (P(article) {result.article_probability:.2f} {sign} {threshold:.2f}, {reason})"
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    config = build_config(
+        args.extractor, threshold=args.threshold, time_limit=None,
+        options=parse_options(args.option, [args.extractor]),
+    )
+    sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)
+    with ExitStack() as stack:
+        out: TextIO = sys.stdout
+        if args.output:
+            try:
+                out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
+            except OSError as exc:
+                print(f"scrapy-bodytext extract: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+                return FAILED
+        return ExtractRun(args, config, out, sources).run()

@@ -36,9 +36,10 @@ class Progress:
 
 
 @contextmanager
-def progress_display(label: str) -> Iterator[Progress | None]:
-    """A ``Progress`` when stderr is a terminal (``None`` otherwise), its line cleared at the end."""
-    progress = Progress(label) if sys.stderr.isatty() else None
+def progress_display(label: str, *, enabled: bool = True) -> Iterator[Progress | None]:
+    """A ``Progress`` when ``enabled`` and stderr is a terminal (``None`` otherwise), its line cleared
+    at the end."""
+    progress = Progress(label) if enabled and sys.stderr.isatty() else None
     try:
         yield progress
     finally:
