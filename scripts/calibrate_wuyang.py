@@ -4,8 +4,9 @@ Usage: python scripts/calibrate_wuyang.py [CORPUS_DIR]   (default ../shared/corp
 
 The article probability is σ(a·(d − θ_d) + b·ln(s/θ_s) − c·ld) over the best block's stop-word density
 d, stop-word count s and link density ld (ALGORITHMS.md §2.5). The weights are refitted here by
-class-balanced logistic regression (no intercept: the thresholds θ_d, θ_s stay the spec's), pure
-Python Newton steps; paste the printed constants into wuyang.LOGISTIC_A/B/C.
+class-balanced logistic regression (no intercept: the thresholds θ_d, θ_s stay the spec's; the
+project's one fitter, ``scrapy_bodytext.training.fitting``); paste the printed constants into
+wuyang.LOGISTIC_A/B/C.
 """
 
 import math
@@ -16,43 +17,7 @@ from scrapy_bodytext.api import extract
 from scrapy_bodytext.evaluation.calibration import measure, report
 from scrapy_bodytext.evaluation.corpus import load_corpus
 from scrapy_bodytext.extractors.calibration import LogitMap
-
-
-def fit_logistic(features: list[list[float]], labels: list[bool], steps: int = 100) -> list[float]:
-    """Weights w maximising the class-balanced log-likelihood of σ(w·x) (Newton's method)."""
-    positives = sum(labels)
-    weight = {True: len(labels) / (2 * positives), False: len(labels) / (2 * (len(labels) - positives))}
-    k = len(features[0])
-    w = [0.0] * k
-    for _ in range(steps):
-        gradient = [0.0] * k
-        hessian = [[1e-6 * (i == j) for j in range(k)] for i in range(k)]
-        for x, y in zip(features, labels):
-            z = max(-30.0, min(30.0, sum(wi * xi for wi, xi in zip(w, x))))
-            p = 1 / (1 + math.exp(-z))
-            for i in range(k):
-                gradient[i] += weight[y] * (y - p) * x[i]
-                for j in range(k):
-                    hessian[i][j] += weight[y] * p * (1 - p) * x[i] * x[j]
-        step = solve(hessian, gradient)
-        w = [wi + si for wi, si in zip(w, step)]
-        if max(map(abs, step)) < 1e-10:
-            break
-    return w
-
-
-def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Gauss-Jordan elimination with partial pivoting (the system is 3 × 3)."""
-    k = len(vector)
-    rows = [row[:] + [value] for row, value in zip(matrix, vector)]
-    for col in range(k):
-        pivot = max(range(col, k), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        for r in range(k):
-            if r != col:
-                factor = rows[r][col] / rows[col][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
-    return [rows[i][k] / rows[i][i] for i in range(k)]
+from scrapy_bodytext.training.fitting import balanced_weights, fit_logistic
 
 
 def balanced_accuracy(decisions: list[bool], labels: list[bool]) -> float:
@@ -74,7 +39,7 @@ def main() -> None:
     labels = [label for _, label in scored]
     features = [[debug["d"] - debug["theta_d"], math.log(max(debug["s"], 1) / debug["theta_s"]), -debug["ld"]]
                 for debug, _ in scored]
-    a, b, c = fit_logistic(features, labels)
+    a, b, c = fit_logistic(features, labels, balanced_weights(labels), l2=1e-6, bias=False)
     logistic = [a * x[0] + b * x[1] + c * x[2] >= 0 for x in features]
     accepted = [debug["accepted"] for debug, _ in scored]
     print(f"{len(scored)} pages with a stop-word language and a candidate block:")

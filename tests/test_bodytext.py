@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+import json
 
 import pytest
 
@@ -15,7 +14,8 @@ from sample_pages import (
 
 from scrapy_bodytext import DEFAULT_EXTRACTOR, extract
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.extractors import bodytext
+from scrapy_bodytext.extractors.bodytext import context, model, page, units
+from scrapy_bodytext.training.labels import paragraph_labels
 
 COMMENTS = ["Great article, thanks!", "I disagree with the mayor on this one."]
 SHARE = ["Share on Facebook", "Share on X", "Email this story"]
@@ -97,25 +97,35 @@ def test_invalid_option_values_are_refused(value):
         ExtractConfig(options={"bodytext": {"min_paragraph_probability": value}})
 
 
-def test_weights_match_the_features():
-    assert len(bodytext.PARAGRAPH_WEIGHTS) == len(bodytext.FEATURES)
-    assert len(bodytext.ARTICLE_WEIGHTS) == len(bodytext.ARTICLE_FEATURES)
+def test_the_model_file_names_exactly_the_features_the_code_computes():
+    loaded = model.load_model()
+    data = json.loads(model.MODEL_FILE.read_text(encoding="utf-8"))
+    assert set(data["first_pass"]["weights"]) == set(units.FEATURES)
+    assert set(data["second_pass"]["linear"]["weights"]) == set(units.FEATURES) | set(context.FEATURES)
+    asked = {name for tree in data["second_pass"]["trees"]["trees"] for name, _ in tree["questions"]}
+    assert asked <= set(units.FEATURES) | set(context.FEATURES)
+    assert set(data["article"]["weights"]) == set(page.FEATURES)
+    assert len(loaded.second_trees.features) == len(data["second_pass"]["trees"]["trees"]) > 0
+    assert {"date", "corpus_fingerprint", "settings", "out_of_fold"} <= set(data["about"])
 
 
-def _fit_script():
-    path = Path(__file__).resolve().parent.parent / "scripts" / "fit_bodytext.py"
-    spec = importlib.util.spec_from_file_location("fit_bodytext", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def test_a_model_that_disagrees_with_the_code_is_refused():
+    data = json.loads(model.MODEL_FILE.read_text(encoding="utf-8"))
+    data["first_pass"]["weights"]["a_feature_nobody_computes"] = 1.0
+    with pytest.raises(model.ModelError, match="a_feature_nobody_computes"):
+        model.read_model(data)
+    del data["first_pass"]["weights"]["a_feature_nobody_computes"]
+    del data["first_pass"]["weights"]["log_chars"]
+    with pytest.raises(model.ModelError, match="log_chars"):
+        model.read_model(data)
 
 
-def test_fitting_labels_paragraphs_from_gold_text():
-    fit = _fit_script()
+def test_gold_labels_follow_the_order_of_the_text():
     gold = "First paragraph of the story, long enough.\nSecond one here, also long enough."
-    texts = ["First paragraph of the story, long enough.", "Share on Facebook", "Second one here, also long enough.", "Second"]
-    assert fit.paragraph_labels(texts, gold) == [1, 0, 1, 0]
-    assert fit.paragraph_labels(texts, "") == [0, 0, 0, 0]
+    texts = ["Second", "First paragraph of the story, long enough.", "Share on Facebook",
+             "Second one here, also long enough.", "Second"]
+    assert paragraph_labels(texts, gold) == [0.0, 1.0, 0.0, 1.0, 0.0]
+    assert paragraph_labels(texts, "") == [0.0] * 5
 
 
 # --------------------------------------------------------------------------- corpus gates

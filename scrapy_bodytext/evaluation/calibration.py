@@ -10,7 +10,8 @@ from typing import Any
 
 from ..api import extract_with_config
 from ..config import ExtractConfig
-from ..extractors.calibration import LogitMap, fit_logit_map
+from ..extractors.calibration import LogitMap
+from ..training.fitting import fit_platt
 from .corpus import LabelledPage
 from .report import Outcome, PageScore, Run, run_pages, summarize
 
@@ -65,7 +66,7 @@ def accuracy(m: Measurement, to_probability: LogitMap, threshold: float = 0.5) -
 
 def report(m: Measurement, current: LogitMap) -> tuple[LogitMap, str]:
     """The fitted map and a printable report: F1 per source, accuracy before/after calibration, speed."""
-    fitted = fit_logit_map(m.raw, m.labels)
+    fitted = LogitMap(*fit_platt(m.raw, m.labels))
     f = m.figures
     lines = [
         f"{m.name}: {f['pages']} pages, {f['pages_per_s']:.1f} pages/s CPU ({f['ms_per_page']:.1f} ms/page), "

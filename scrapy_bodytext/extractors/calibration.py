@@ -1,5 +1,5 @@
-"""Monotone maps from a method's raw score (a region P) to a calibrated article probability, and their
-fit on a labelled corpus (ALGORITHMS.md §8.9: "calibrate on the dev corpus").
+"""Monotone maps from a method's raw score (a region P) to a calibrated article probability (fitted on a
+labelled corpus by ``scrapy_bodytext.training.fitting.fit_platt``; ALGORITHMS.md §8.9).
 
 The map is Platt scaling on the log-odds of the raw score:
 
@@ -13,7 +13,6 @@ is unknown). P = 0 (nothing extracted) stays 0 and P = 1 stays 1.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: raw scores are clipped to [EPSILON, 1 - EPSILON] before taking log-odds
@@ -46,45 +45,3 @@ class LogitMap:
         """The raw score that maps to ``probability`` (where the decision boundary lies on raw P)."""
         x = (_logit(probability) - self.intercept) / self.slope
         return 1.0 / (1.0 + math.exp(-x))
-
-
-def fit_logit_map(
-    raw: Sequence[float], labels: Sequence[bool], *, ridge: float = 1e-3, iterations: int = 100
-) -> LogitMap:
-    """Class-balanced logistic regression of ``labels`` on ``logit(raw)`` (Newton's method).
-
-    A small ridge penalty keeps the fit finite when the classes are separable. Needs both classes.
-    """
-    positives = sum(1 for label in labels if label)
-    negatives = len(labels) - positives
-    if not positives or not negatives:
-        raise ValueError("calibration needs both articles and non-articles")
-    weight = {True: len(labels) / (2 * positives), False: len(labels) / (2 * negatives)}
-    xs = [_logit(p) for p in raw]
-    ys = [1.0 if label else 0.0 for label in labels]
-    ws = [weight[bool(label)] for label in labels]
-    a, b = 1.0, 0.0
-    for _ in range(iterations):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, y, w in zip(xs, ys, ws):
-            z = max(-30.0, min(30.0, a * x + b))
-            p = 1.0 / (1.0 + math.exp(-z))
-            r = w * (p - y)
-            h = w * p * (1.0 - p)
-            ga += r * x
-            gb += r
-            haa += h * x * x
-            hab += h * x
-            hbb += h
-        ga += ridge * a
-        haa += ridge
-        hbb += ridge
-        det = haa * hbb - hab * hab
-        if det <= 0:
-            break
-        step_a = (hbb * ga - hab * gb) / det
-        step_b = (haa * gb - hab * ga) / det
-        a, b = a - step_a, b - step_b
-        if abs(step_a) + abs(step_b) < 1e-10:
-            break
-    return LogitMap(a, b)

@@ -1,7 +1,7 @@
 """The fitters every model of the project is made with (numpy, offline).
 
 * ``fit_logistic``: weighted, L2-regularised logistic regression by Newton's method (the bias is not
-  regularised).
+  regularised); ``fit_platt`` uses it to map a method's raw score to a probability.
 * ``fit_trees``: gradient-boosted *oblivious* trees for the log loss: each tree asks the same
   question (feature > threshold) of every row at each of its levels, so a tree of depth d is d
   questions and 2**d leaf values, and the whole model is evaluated with a few array operations
@@ -19,12 +19,16 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -35, 35)))
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, l2: float = 1.0) -> np.ndarray:
-    """Coefficients of a logistic regression; column 0 of ``x`` is the bias (all ones)."""
-    w = np.ones(len(y)) if w is None else w
+def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, l2: float = 1.0, *,
+                 bias: bool = True) -> np.ndarray:
+    """Coefficients of a logistic regression; with ``bias``, column 0 of ``x`` is the bias (all ones)
+    and is not regularised."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    w = np.ones(len(y)) if w is None else np.asarray(w, float)
     beta = np.zeros(x.shape[1])
     penalty = np.full(x.shape[1], l2)
-    penalty[0] = 0.0
+    if bias:
+        penalty[0] = 0.0
     for _ in range(60):
         p = sigmoid(x @ beta)
         gradient = x.T @ (w * (p - y)) + penalty * beta
@@ -131,3 +135,24 @@ def fit_trees(
         raw += values[full_index]
     return Trees(base, np.array(chosen_f, np.int64).reshape(-1, depth), np.array(chosen_t, float).reshape(-1, depth),
                  np.array(chosen_leaves, float).reshape(-1, size))
+
+
+def balanced_weights(labels: np.ndarray) -> np.ndarray:
+    """Per-row weights that make both classes count as much in all (each class sums to half)."""
+    labels = np.asarray(labels, bool)
+    positives = labels.sum()
+    negatives = len(labels) - positives
+    if not positives or not negatives:
+        raise ValueError("both classes are needed")
+    return np.where(labels, len(labels) / (2 * positives), len(labels) / (2 * negatives))
+
+
+def fit_platt(raw: np.ndarray, labels: np.ndarray, *, balanced: bool = True, epsilon: float = 1e-4) -> tuple[float, float]:
+    """``(slope, intercept)`` of ``p = sigmoid(slope · logit(raw) + intercept)`` by logistic regression,
+    class-balanced by default (p >= 0.5 then means "more likely an article than not" whatever the
+    corpus's mix); a small ridge keeps the fit finite when the classes are separable."""
+    raw = np.clip(np.asarray(raw, float), epsilon, 1 - epsilon)
+    x = np.c_[np.ones(len(raw)), np.log(raw / (1 - raw))]
+    weights = balanced_weights(labels) if balanced else None
+    intercept, slope = fit_logistic(x, labels, weights, l2=1e-3)
+    return float(slope), float(intercept)

@@ -37,7 +37,7 @@ FEATURES = (
     "in_list", "in_table", "in_form", "in_quote", "in_best_node", "position", "neighbour_link_density",
     "neighbour_log_chars", "region_log_valid", "region_link_density", "ends_with_punct", "digit_share",
     "upper_share", "log_sentences", *KINDS, "log_record_repeats", "record_dated", "log_depth",
-    "after_comments_header",
+    "after_comments_header", "in_comments",
 )
 
 #: class/id words (at the start of a class/id token) of in-body boilerplate: generic web
@@ -46,7 +46,7 @@ _NEGATIVE_RE = re.compile(
     r"comment|share|sharing|social|related|recommend|promo|advert|ads?$|sponsor|newsletter|subscri|"
     r"signup|footer|nav|menu|sidebar|widget|breadcrumb|tags?$|cookie|consent|popup|modal|banner|"
     r"toolbar|print|pagination|pager|trending|popular|teaser|byline|author|caption|credit|meta$|"
-    r"masthead|disclaimer|rating|login|register|skip|reply|respond|discuss"
+    r"masthead|disclaimer|rating|login|register|skip|reply|replies|respond|discuss|disqus|talkback"
 )
 _POSITIVE_RE = re.compile(r"article|content|story|entry|post|body|text|main|prose|blog|news|paragraph|rich")
 _MAX_NAMES = 512
@@ -62,7 +62,10 @@ _UPPER = str.maketrans("", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊ
 _SAMPLE = 400  # characters of a paragraph read for digit and capital shares
 
 # structural context bits, inherited by descendants
-_NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE = (1 << i for i in range(10))
+_NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE, _COMMENTS = (1 << i for i in range(11))
+#: class/id words of reader-comment threads (a subset of the boilerplate words, kept apart: the
+#: comments can be given separately)
+_COMMENTS_RE = re.compile(r"comment|reply|replies|respond|discuss|disqus|talkback|leserbrief|kommentar")
 _TAG_BITS = {
     "article": _ARTICLE, "main": _MAIN, "nav": _CHROME, "aside": _CHROME, "footer": _CHROME,
     "header": _CHROME, "figure": _FIGURE, "figcaption": _FIGURE, "li": _LIST, "dd": _LIST, "dt": _LIST,
@@ -209,6 +212,7 @@ def paragraphs(doc: Document) -> Paragraphs:
             1.0 if repeats and records.dated(record) else 0.0,
             math.log1p(depths[block]),
             1.0 if i > comments_start else 0.0,
+            1.0 if bit & _COMMENTS else 0.0,
         ])
         chains.append(ranges.chain(parents[block]))
         record_ranges.append(record if repeats else (i, i + 1))
@@ -389,10 +393,11 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
 
 
 def _name_verdict(names: str) -> int:
-    """_NEG when a class/id token starts with a boilerplate word, else _POS for a content word."""
+    """_NEG when a class/id token starts with a boilerplate word (and _COMMENTS too for a comment
+    thread's), else _POS for a content word."""
     tokens = _NAME_SPLIT_RE.split(names.lower())
     if any(_NEGATIVE_RE.match(token) for token in tokens):
-        return _NEG
+        return _NEG | (_COMMENTS if any(_COMMENTS_RE.match(token) for token in tokens) else 0)
     if any(_POSITIVE_RE.match(token) for token in tokens):
         return _POS
     return 0

@@ -1,10 +1,8 @@
-"""Lines that are page furniture in any article: the multilingual vocabulary of share, follow,
-subscribe and advertisement prompts, lone labels, gallery counters, copyright, credit, byline and
-date lines, and comment-thread headers.
+"""Lines that are page furniture in any article: share, follow, subscribe and advertisement prompts,
+lone labels, gallery counters, copyright, credit, byline and date lines, and comment-thread headers.
 
-Each pattern describes a *kind of line*, in the languages the stop-word lists cover most (English,
-German, French, Spanish, Italian, Portuguese, Dutch, Nordic languages, Polish, Russian, Turkish,
-Chinese, Japanese, Korean); none names a site. They are matched against short paragraphs only (a
+Each pattern describes a *kind of line*; the phrases come from the multilingual table in ``phrases``
+(about thirty languages) and none names a site. They are matched against short paragraphs only (a
 long paragraph is prose whatever words it holds) and become features of the paragraph model, which
 weighs them against everything else it knows about the paragraph.
 """
@@ -12,6 +10,8 @@ weighs them against everything else it knows about the paragraph.
 from __future__ import annotations
 
 import re
+
+from .phrases import COMMENT_INVITATIONS, COMMENT_WORDS, CREDITS, LABELS, PROMPTS, alternation
 
 #: paragraphs longer than this (in characters) are never tested against the line patterns
 MAX_LINE = 160
@@ -24,38 +24,14 @@ _MONTHS = (
     "dez(?:ember|embro)?|dic(?:iembre|embre)?"
 )
 
-#: share, follow, subscribe, sign-in, print/e-mail, navigation and advertisement prompts
-_PROMPTS = (
-    r"share(?: (?:this|on|via|the))?(?: (?:article|story|post|page|link|facebook|twitter|x|e-?mail))?|tweet|pin it|"
-    r"e-?mail(?: this)?(?: (?:article|story|page))?|print(?: this)?(?: (?:article|story|page))?|"
-    r"follow(?: us| me)?(?: on)?|like us|subscribe(?: now)?|sign ?up|sign ?in|log ?in|register|newsletters?|"
-    r"get (?:the|our) (?:app|newsletter)|download (?:the|our) app|read more|read next|read also|see also|"
-    r"more (?:from|on|about|stories|news|in)|related(?: (?:articles?|stories|posts|content|coverage|topics))?|"
-    r"recommended(?: for you)?|you (?:may|might) (?:also )?like|trending(?: now)?|most (?:read|popular|viewed)|"
-    r"next(?: article| story| post)?|previous(?: article| story| post)?|back to top|skip to (?:content|main)|"
-    r"advertisement|advertising|sponsored(?: content)?|promoted|"
-    r"teilen|jetzt teilen|folgen sie uns|abonnieren|anmelden|einloggen|drucken|weiterlesen|mehr zum thema|"
-    r"lesen sie auch|auch interessant|anzeige|werbung|"
-    r"partager|suivez[- ]nous|s'abonner|abonnez-vous|se connecter|imprimer|lire aussi|lire la suite|publicit[ée]|"
-    r"compartir|s[ií]guenos|suscr[ií]bete|iniciar sesi[oó]n|imprimir|leer m[aá]s|lee tambi[ée]n|publicidad|"
-    r"condividi|seguici|iscriviti|accedi|leggi anche|pubblicit[àa]|"
-    r"compartilhe|compartilhar|siga-nos|assine|leia (?:mais|tamb[ée]m)|publicidade|"
-    r"delen|volg ons|abonneer|inloggen|lees (?:ook|meer)|advertentie|"
-    r"f[øo]lg oss|prenumerera|annons|udost[eę]pnij|obserwuj|subskrybuj|reklama|"
-    r"поделиться|подписаться|войти|читайте также|реклама|paylaş|abone ol|reklam|"
-    r"分享|订阅|登录|广告|相关阅读|相关新闻|シェア|購読|ログイン|広告|関連記事|공유|구독|로그인|광고|관련기사"
-)
+#: a phrase ends where a word does, or anywhere in scripts written without spaces
+_END = r"(?=\W|$|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 #: a short line that starts with a prompt (a feature: "Share prices fell" starts so too)
-PROMPT_RE = re.compile(r"^\W*(?:" + _PROMPTS + r")(?:\W|$)")
-#: a line that is nothing but a prompt ("Share this story", "Advertisement", "» Read more")
-WHOLE_PROMPT_RE = re.compile(r"^\W*(?:" + _PROMPTS + r")[\W\d]*$")
-#: a lone label: a tag, topic or section heading with nothing after it
-LABEL_RE = re.compile(
-    r"^\W*(?:tags?|topics?|categories|category|filed under|keywords|themen|schlagw[öo]rter|stichw[öo]rter|"
-    r"th[èe]mes?|mots[- ]cl[ée]s|temas?|etiquetas|argomenti|tag|onderwerpen|trefwoorden|emner|[äa]mnen|"
-    r"tematy|tagi|темы|теги|konular|etiketler|标签|话题|タグ|태그|photos?|videos?|gallery|galerie|galería|"
-    r"article content|story continues below(?: advertisement)?|continue reading(?: below)?)\W*$"
-)
+PROMPT_RE = re.compile(r"^\W*(?:" + alternation(PROMPTS) + r")" + _END)
+#: a line that is nothing but a prompt ("Share this story", "Advertisement", "» Read more", "Reply")
+WHOLE_PROMPT_RE = re.compile(r"^\W*(?:" + alternation(PROMPTS) + r")[\W\d]*$")
+#: a lone label: a tag or topic list's heading, a media label, a reading time, a continuation note
+LABEL_RE = re.compile(r"^\W*(?:" + alternation(LABELS) + r")\W*$")
 #: "Image 1 of 5", "Photo 3/10", "Bild 1 von 5", "Foto 1 de 5", "(2 of 12)"
 COUNTER_RE = re.compile(
     r"^\W*(?:(?:image|photo|picture|slide|bild|foto|photo|imagen|immagine|imagem|afbeelding|zdj[eę]cie|фото)s?\s*)?"
@@ -67,10 +43,10 @@ COPYRIGHT_RE = re.compile(
     r"todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados|alle rechten voorbehouden|"
     r"все права защищены|版权所有|無断転載|무단전재"
 )
-#: picture credits
+#: picture credits ("Photo: Jane Doe", "Foto: Redaktion", "写真：本紙記者", "(Photo by ...)")
 CREDIT_RE = re.compile(
-    r"^\W*(?:(?:photo|image|picture|foto|bild|imagen|immagine|imagem|cr[ée]dits?|credit|quelle|source|fonte|fuente)s?"
-    r"(?: by| von| de| di| par)?\s*[:/|]|\(?(?:photo|image|foto|picture)s? (?:by|courtesy|credit)\b)"
+    r"^\W*(?:(?:" + alternation(CREDITS) + r")(?: by| von| de| di| par)?\s*[:/|：=]|\(?(?:photo|image|foto|picture)s? "
+    r"(?:by|courtesy|credit)\b)"
 )
 #: author lines ("By Jane Doe", "Von Max Muster", "Par ...", "Posted by ...")
 BYLINE_RE = re.compile(
@@ -80,22 +56,16 @@ BYLINE_RE = re.compile(
 #: a line that is a date or time stamp (with at most a few words around it)
 DATE_RE = re.compile(
     r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d\d|(?:19|20)\d\d[./-]\d{1,2}[./-]\d{1,2}|"
-    r"(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|\d{1,2}\.?\s+(?:" + _MONTHS + r")\.?,?\s+(?:19|20)\d\d|"
+    r"(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|\d{1,2}\.?\s+(?:de\s+)?(?:" + _MONTHS + r")\.?,?\s+(?:de\s+)?(?:19|20)\d\d|"
     r"\d{1,2}:\d\d\s*(?:[ap]\.?m\.?|uhr|h)?|\d+\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\s+ago|"
     r"(?:19|20)\d\d年\d{1,2}月\d{1,2}日)",
     re.IGNORECASE,
 )
 #: headers of reader-comment threads: a count of comments ("20 Responses to ...", "12 Kommentare"),
 #: an invitation ("Leave a Reply") or the header word alone ("Comments", "Kommentare (12)")
-_COMMENT_WORDS = (
-    r"comments|responses|replies|reactions|kommentare|leserkommentare|commentaires|comentarios|commenti|"
-    r"coment[aá]rios|reacties|kommentarer|komentarze|комментарии|yorumlar|评论|留言|コメント|댓글"
-)
 COMMENTS_RE = re.compile(
-    r"^\W*(?:\d+\s+(?:" + _COMMENT_WORDS + r"|comment|response|reply|kommentar|commentaire|comentario|commento)\b|"
-    r"(?:responses?|comments?) (?:to|on)\b|leave a (?:reply|comment)|post a comment|add (?:a|your) comment|"
-    r"join the (?:discussion|conversation)|reader comments|kommentieren|r[ée]agir|"
-    r"(?:" + _COMMENT_WORDS + r")\W*\d*\W*$)"
+    r"^\W*(?:\d+\s+(?:" + alternation(COMMENT_WORDS) + r"|comment|response|reply|kommentar|commentaire|comentario|"
+    r"commento)\b|(?:" + alternation(COMMENT_INVITATIONS) + r")|(?:" + alternation(COMMENT_WORDS) + r")\W*\d*\W*$)"
 )
 
 #: the kinds, in the order of ``line_kinds``'s result
