@@ -13,6 +13,8 @@ from .bounded import MAX_DEPTH
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document, LimitExceeded, parse_html
+from .language import CJK_LANGUAGES, supported
+from .metadata import read_metadata, result_values
 from .result import ExtractionResult, Reason, empty_result
 from .sniff import looks_binary
 
@@ -63,8 +65,10 @@ def load_document(
     encoding: str | None = None,
     content_type: str | None = None,
     deadline: float | None = None,
+    with_metadata: bool = False,
 ) -> Document:
-    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares.
+    """Decode (bytes only), parse and clean a page into the ``Document`` every method shares;
+    ``with_metadata`` reads the page's metadata (``doc.metadata``) from the tree before it is cleaned.
 
     Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
     large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
@@ -94,7 +98,10 @@ def load_document(
         root = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
         if root is None:
             raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
-        return Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+        metadata = read_metadata(root, url) if with_metadata else None  # before Document() cleans the tree
+        doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+        doc.metadata = metadata
+        return doc
     except LimitExceeded as exc:
         exc.encoding = used_encoding
         raise
@@ -116,7 +123,7 @@ def extract_with_config(
     try:
         doc = load_document(
             body, config, url=url, encoding=encoding, content_type=content_type,
-            deadline=started + config.time_budget,
+            deadline=started + config.time_budget, with_metadata=True,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
             return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
@@ -144,7 +151,6 @@ def extract_with_config(
         reason=reason,
         detail=found.detail,
         encoding=used_encoding,
-        language=found.language or doc.lang,
-        title=doc.title,
         debug=debug,
+        **result_values(doc.metadata, found.language or doc.lang, supported() | CJK_LANGUAGES),
     )

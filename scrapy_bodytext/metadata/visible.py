@@ -1,0 +1,184 @@
+"""What the page shows readers about its article, for pages that declare little: the ``<h1>``
+headline, the byline (an element marked as author or byline by its class, id, ``rel`` or
+``itemprop``) and the dates (``<time>`` elements, dated byline lines).
+
+Bylines and date lines sit next to the headline, so only the elements around the first ``<h1>``
+(``BEFORE`` elements before it, ``AFTER`` after it, in document order; the start of the body when
+there is no ``<h1>``) are looked at, each by at most ``MAX_TEXT`` characters of text. Comment
+threads, related-story lists, navigation and asides are passed over: names and dates there belong
+to other texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from itertools import islice
+
+from .authors import split_names
+from .dates import parse_date
+
+#: elements looked at before and after the headline
+BEFORE = 80
+AFTER = 250
+MAX_TEXT = 300
+#: ancestors looked at when deciding whether an element belongs to another text
+ANCESTORS = 12
+
+# Patterns are matched against lower-cased text: case-insensitive alternations are several times
+# slower in ``re`` and run on every marked element.
+_AUTHOR_RE = re.compile(r"byline|author|writer|autor|auteur|reporter|journalist|creator|posted-?by|contributor|"
+                        r"by-line|verfasser")
+_DATE_RE = re.compile(r"date|time|publish|posted|dateline|byline|datum|fecha|stamp|meta")
+#: class/id words of places whose names and dates are not the article's
+_ELSEWHERE_RE = re.compile(
+    r"comment|related|recommend|teaser|sidebar|widget|footer|nav|menu|breadcrumb|popular|trending|"
+    r"newsletter|promo|share|social|avatar|bio\b|about-author|author-?bio|author-?info|author-?box|"
+    r"reply|respond"
+)
+#: attributes that mark what an element holds
+_MARKING = frozenset(("class", "id", "rel", "itemprop"))
+_ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form"))
+_UPDATED_RE = re.compile(r"updat|modif|edited|revis|aktualisiert|actualiz|mis à jour|geändert")
+
+
+def text_of(el, limit: int = MAX_TEXT * 2) -> str:
+    """The element's text, whitespace collapsed, read no further than about ``limit`` characters."""
+    pieces, size = [], 0
+    for piece in el.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    return " ".join("".join(pieces).split())[:limit]
+
+
+def _marks(el) -> str:
+    """Class and id of an element, lower-cased."""
+    return f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+
+
+def elsewhere(el) -> bool:
+    """Inside a comment thread, related list, navigation, aside or footer (within ``ANCESTORS``)."""
+    for node in islice(el.iterancestors(), ANCESTORS):
+        if node.tag in _ELSEWHERE_TAGS:
+            return True
+        marks = _marks(node)
+        if len(marks) > 1 and _ELSEWHERE_RE.search(marks):
+            return True
+    return False
+
+
+def _subtree(el) -> Iterator:
+    yield el
+    yield from el.iterdescendants("*")
+
+
+def around(anchor, body) -> list:
+    """Elements near ``anchor`` in document order (``BEFORE`` preceding, ``AFTER`` following); the
+    first ``AFTER`` elements of ``body`` without an anchor."""
+    if anchor is None:
+        return [] if body is None else list(islice(body.iterdescendants("*"), AFTER))
+
+    def following() -> Iterator:
+        yield from anchor.iterdescendants("*")
+        node = anchor
+        while node is not None and node is not body:
+            for sibling in node.itersiblings("*"):
+                yield from _subtree(sibling)
+            node = node.getparent()
+
+    def preceding() -> Iterator:
+        node = anchor
+        while node is not None and node is not body:
+            for sibling in node.itersiblings("*", preceding=True):
+                yield from reversed(list(islice(_subtree(sibling), BEFORE * 40))[-BEFORE:])
+            node = node.getparent()
+
+    before = list(islice(preceding(), BEFORE))
+    before.reverse()
+    return [*before, anchor, *islice(following(), AFTER)]
+
+
+def headings(found: list) -> list[str]:
+    return [text for text in (text_of(el, MAX_TEXT) for el in found) if text]
+
+
+class Neighbourhood:
+    """The marked elements around the headline, sorted in one pass: byline candidates, date line
+    candidates and microdata (``itemprop``) elements."""
+
+    def __init__(self, elements: list):
+        self.bylines: list = []
+        self.date_lines: list = []
+        self.itemprops: dict[str, list] = {}
+        for el in elements:
+            attributes = el.items()
+            if not attributes:
+                continue
+            marks = prop = None
+            for name, value in attributes:
+                if name in _MARKING:
+                    marks = f"{marks} {value}" if marks else value
+                    if name == "itemprop":
+                        prop = value
+            if marks is None:
+                continue
+            marks = marks.lower()
+            if prop:
+                for name in prop.lower().split()[:3]:
+                    self.itemprops.setdefault(name, []).append(el)
+            if _AUTHOR_RE.search(marks) and not _ELSEWHERE_RE.search(marks):
+                self.bylines.append(el)
+            if _DATE_RE.search(marks) and el.tag not in ("script", "style", "time"):
+                self.date_lines.append(el)
+
+    def authors(self) -> list[str]:
+        """Names in the first byline element (by class, id, ``rel`` or ``itemprop``) that has any."""
+        for el in self.bylines:
+            if elsewhere(el):
+                continue
+            text = text_of(el)
+            if not text or len(text) > MAX_TEXT:
+                continue
+            names = split_names(text)
+            if names:
+                return names
+        return []
+
+    def date(self, lang: str | None) -> str | None:
+        """The first date written in an element marked as a date, time or byline line."""
+        for el in self.date_lines:
+            if elsewhere(el):
+                continue
+            text = text_of(el)
+            if not text or len(text) > MAX_TEXT or _UPDATED_RE.search(text[:40].lower()):
+                continue
+            value = parse_date(text, lang=lang)
+            if value:
+                return value
+        return None
+
+
+def time_dates(times: list, lang: str | None) -> tuple[str | None, str | None]:
+    """(published, modified) from ``<time>`` elements: the first not inside comments or related
+    lists; one marked as an update (class, its text or its parent's) gives the modified date."""
+    published = modified = None
+    for el in times:
+        if elsewhere(el):
+            continue
+        text = text_of(el, MAX_TEXT)
+        value = parse_date(el.get("datetime"), lang=lang) or parse_date(text, lang=lang)
+        if value is None:
+            continue
+        marks = f"{_marks(el)} {el.get('itemprop') or ''} {text[:80]}"
+        parent = el.getparent()
+        if parent is not None:
+            marks += f" {_marks(parent)} {(parent.text or '')[:40]}"
+        if _UPDATED_RE.search(marks.lower()):
+            modified = modified or value
+        elif published is None:
+            published = value
+        if published and modified:
+            break
+    return published, modified
