@@ -10,6 +10,7 @@ path, and last what the page shows (byline, dated lines, ``<h1>``). A value no s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import islice
 from urllib.parse import urljoin, urlsplit
@@ -19,7 +20,7 @@ from .authors import names_from, split_names
 from .dates import date_in_url, parse_date
 from .declared import Declarations, clip, read_declarations
 from .language_tag import bcp47, page_language
-from .title import choose_title, site_names, unescape
+from .title import choose_title, is_site_name, letters, site_names, unescape
 from .visible import Neighbourhood, around, headings, text_of, time_dates
 
 __all__ = ["PageMetadata", "read_metadata", "result_values"]
@@ -57,6 +58,10 @@ TAG_KEYS = ("article:tag", "og:article:tag", "news_keywords", "keywords", "parse
 SECTION_KEYS = ("article:section", "og:article:section", "parsely-section", "section", "category",
                 "articlesection", "dc.subject")
 LANGUAGE_KEYS = ("content-language", "og:locale", "dc.language", "dcterms.language", "language", "inlanguage")
+#: other ``<meta>`` names read as a publication date (after ``PUBLISHED_KEYS``): a site's own
+#: ``...publishtime``, ``pub_date``, ``date-published`` (not expiry, update or modification dates)
+PUBLISHED_LIKE = re.compile(r"^(?!.*(?:modif|updat|expir|end|edit|revis|last))(?=.*(?:publi|pub[_.:-]|issued))"
+                            r"(?=.*(?:date|time))")
 #: every ``<meta>`` name read
 META_KEYS = frozenset((*PUBLISHED_KEYS, *MODIFIED_KEYS, *AUTHOR_KEYS, *TITLE_KEYS, *SITE_KEYS, *DESCRIPTION_KEYS,
                        *IMAGE_KEYS, *TAG_KEYS, *SECTION_KEYS, *LANGUAGE_KEYS, "og:url"))
@@ -83,23 +88,26 @@ def read_metadata(root, url: str | None = None) -> PageMetadata:
     """Metadata of the page parsed into ``root`` (an lxml element; ``None`` gives empty metadata)."""
     if root is None:
         return PageMetadata()
-    declared = read_declarations(root, META_KEYS)
+    declared = read_declarations(root, META_KEYS, PUBLISHED_LIKE)
     found = jsonld.objects(declared.scripts)
     article = jsonld.main_object(found) or {}
-    page = _Page(root, declared)
     lang = bcp47(declared.lang) or bcp47(declared.first(*LANGUAGE_KEYS))
     base = urljoin(url or "", declared.base) if declared.base else url
     canonical = _canonical(declared, base)
-    published, modified = _dates(declared, article, page, canonical or url, lang)
     site = _site_name(declared, found, article)
     host = urlsplit(canonical or url or "").hostname
+    shown = headings(declared.headings)
+    sites = site_names([site, *declared.all(*SITE_KEYS), jsonld.first_string(article.get("publisher"))], host)
+    title = choose_title([jsonld.first_string(article.get("headline"), ()), *declared.all(*TITLE_KEYS)[:6]],
+                         declared.title, shown, sites,
+                         jsonld.first_string(article.get("name"), ()))
+    page = _Page(root, declared, _headline_element(declared.headings, shown, title))
+    published, modified = _dates(declared, article, page, canonical or url, lang)
     return PageMetadata(
-        title=choose_title(
-            [jsonld.first_string(article.get("headline"), ()), *declared.all(*TITLE_KEYS)[:6]],
-            declared.title, headings(declared.headings), site_names([site, *declared.all(*SITE_KEYS)], host)),
+        title=title,
         published=published,
         modified=modified,
-        authors=tuple(_authors(declared, article, page)),
+        authors=tuple(_authors(declared, article, page, sites)),
         language=lang or bcp47(jsonld.first_string(article.get("inLanguage"), ("name", "alternateName"))),
         canonical_url=canonical,
         site_name=site,
@@ -110,21 +118,32 @@ def read_metadata(root, url: str | None = None) -> PageMetadata:
     )
 
 
+def _headline_element(elements: list, texts: list[str], title: str):
+    """The ``<h1>`` showing the headline (a page may mark its logo as one too), else the first."""
+    key = letters(title)
+    if key:
+        for el, text in zip(elements, texts):
+            shown = letters(text)
+            if shown and (shown == key or (len(shown) >= 8 and (shown in key or key in shown))):
+                return el
+    return elements[0] if elements else None
+
+
 class _Page:
     """The marked body elements around the headline, sorted on first use (most pages declare
     enough and never need them)."""
 
-    def __init__(self, root, declared: Declarations):
+    def __init__(self, root, declared: Declarations, headline):
         self.root = root
         self.declared = declared
+        self.headline = headline
         self._near: Neighbourhood | None = None
 
     @property
     def near(self) -> Neighbourhood:
         if self._near is None:
             body = self.root.find("body")
-            anchor = self.declared.headings[0] if self.declared.headings else None
-            self._near = Neighbourhood(around(anchor, body if body is not None else self.root))
+            self._near = Neighbourhood(around(self.headline, body if body is not None else self.root))
         return self._near
 
 
@@ -188,8 +207,10 @@ def _dates(declared: Declarations, article: dict, page: _Page, url: str | None,
                 return found
         return None
 
-    published = first_date((article.get("datePublished"), article.get("dateCreated")))
-    published = published or first_date(declared.all(*PUBLISHED_KEYS)[:10])
+    published = first_date((article.get("datePublished"),)) or first_date(declared.all(*PUBLISHED_KEYS)[:10])
+    published = published or first_date(
+        [value for key, values in declared.meta.items() if key not in META_KEYS for value in values][:10])
+    published = published or first_date((article.get("dateCreated"),))
     modified = first_date((article.get("dateModified"),)) or first_date(declared.all(*MODIFIED_KEYS)[:10])
     if published is None:  # microdata near the headline, looked up only when nothing is declared
         published = first_date(_itemprop_values(page.near.itemprops.get("datepublished", [])))
@@ -202,25 +223,22 @@ def _dates(declared: Declarations, article: dict, page: _Page, url: str | None,
     return published, modified
 
 
-def _authors(declared: Declarations, article: dict, page: _Page) -> list[str]:
-    """Names: the article's JSON-LD ``author`` (``creator``), declared ``<meta>``, microdata, links
-    marked ``rel=author``, the byline."""
-    people = article.get("author") or article.get("creator")
-    if people:
-        names = names_from(_person_names(people))
-        if names:
-            return names
-    names = names_from(declared.all(*AUTHOR_KEYS)[:10])
-    if names:
+def _authors(declared: Declarations, article: dict, page: _Page, site: list[str]) -> list[str]:
+    """Names: the article's JSON-LD ``author`` (``creator``), declared ``<meta>``, microdata, the
+    byline shown on the page. Declared authors that are only the site itself (a publisher credited
+    as author) give way to the names of the byline when it shows any."""
+    names = names_from(_person_names(article.get("author") or article.get("creator")))
+    names = names or names_from(declared.all(*AUTHOR_KEYS)[:10])
+    if names and not all(is_site_name(name, site) for name in names):
         return names
     near = page.near
     for el in [*near.itemprops.get("author", [])[:5], *near.itemprops.get("creator", [])[:2]]:
         parts = [e for e in islice(el.iterdescendants("*"), 200) if (e.get("itemprop") or "").lower() == "name"]
-        names = names_from([e.get("content") or text_of(e, 200) for e in parts[:5]]
+        shown = names_from([e.get("content") or text_of(e, 200) for e in parts[:5]]
                            or [el.get("content") or text_of(el)])
-        if names:
-            return names
-    return near.authors()
+        if shown:
+            return shown
+    return near.authors() or names
 
 
 def _person_names(value) -> list[str]:

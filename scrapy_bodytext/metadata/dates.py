@@ -58,6 +58,11 @@ _DAY_MONTH_RE = re.compile(
 _MONTH_DAY_RE = re.compile(
     rf"(?<![\w])({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d){_TIME}"
 )
+#: a month name with a day, year optional ("Apr 16", "16. April 2015"), found only to be removed
+_ANY_DAY_RE = re.compile(
+    rf"(?<![\w])(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:{_MONTH_NAMES})\.?(?:,?\s+\d{{4}})?)(?![\w]){_TIME}"
+)
 _CJK_RE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日(?:\D{0,6}?(\d{1,2})[:：時时](\d{2}))?")
 _KO_RE = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _NUMERIC_RE = re.compile(r"(?<![\d.])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\d])" + _TIME)
@@ -188,6 +193,17 @@ def parse_written_date(text: str, *, lang: str | None = None) -> str | None:
         day, month = (first_value, second_value) if order == "dmy" else (second_value, first_value)
         return _with_time(int(year), month, day, found.groups()[4:])
     return None
+
+
+def remove_dates(text: str, mark: str = " | ") -> str:
+    """``text`` with its written dates and times (and ISO dates) replaced by ``mark``."""
+    folded = _fold(text)
+    if len(folded) != len(text) or not any(c.isdigit() for c in text):
+        return text
+    spans = [m.span() for pattern in (_ISO_RE, _ANY_DAY_RE, _NUMERIC_RE, _CJK_RE) for m in pattern.finditer(folded)]
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + mark + text[end:]
+    return text
 
 
 def _numeric_order(first: int, second: int, separator: str, lang: str | None) -> str | None:

@@ -8,6 +8,7 @@ Values are capped in length and number so a hostile page cannot make this step e
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 #: characters kept of one declared value; values kept per key; ``<meta>``/``<link>`` tags read
@@ -54,9 +55,10 @@ def _add(table: dict[str, list], key: str, value) -> None:
         values.append(value)
 
 
-def read_declarations(root, keys: frozenset[str]) -> Declarations:
+def read_declarations(root, keys: frozenset[str], pattern: re.Pattern | None = None) -> Declarations:
     """The page's declarations, from one walk over its ``meta``, ``link``, ``base``, ``title``,
-    ``script``, ``h1`` and ``time`` tags; of the ``<meta>`` tags only those named in ``keys``."""
+    ``script``, ``h1`` and ``time`` tags; of the ``<meta>`` tags only those named in ``keys`` or
+    matching ``pattern``."""
     found = Declarations()
     budget = MAX_TAGS
     for el in root.iter("meta", "link", "title", "base", "script", "h1", "time"):
@@ -68,7 +70,7 @@ def read_declarations(root, keys: frozenset[str]) -> Declarations:
             attributes = el.attrib
             for attribute in ("property", "name", "itemprop", "http-equiv"):
                 key = attributes.get(attribute)
-                if key and (key := key.strip().lower()) in keys:
+                if key and ((key := key.strip().lower()) in keys or (pattern is not None and pattern.search(key))):
                     content = attributes.get("content")
                     if content is None:
                         content = attributes.get("value")

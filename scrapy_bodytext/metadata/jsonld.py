@@ -103,8 +103,16 @@ def types_of(obj: dict) -> tuple[str, ...]:
 
 
 def article_rank(obj: dict) -> int | None:
-    """Position of the object's most specific article type in ``ARTICLE_TYPES`` (None: not one)."""
-    ranks = [_ARTICLE_RANK[k] for k in types_of(obj) if k in _ARTICLE_RANK]
+    """Position of the object's most specific article type in ``ARTICLE_TYPES``; other types named
+    like one (``...NewsArticle``, ``...Article``, ``...Posting``) rank with their kind; None: not one."""
+    ranks = []
+    for kind in types_of(obj):
+        if kind in _ARTICLE_RANK:
+            ranks.append(_ARTICLE_RANK[kind])
+        elif kind.endswith("NewsArticle"):
+            ranks.append(_ARTICLE_RANK["NewsArticle"])
+        elif kind.endswith(("Article", "Posting")):
+            ranks.append(_ARTICLE_RANK["Article"])
     return min(ranks) if ranks else None
 
 

@@ -19,6 +19,8 @@ from .dates import parse_written_date
 #: separators between a headline and the site or section names around it
 _SEPARATOR_RE = re.compile(r"\s+(?:[|\-–—·•»«~/\\>:]{1,2}|::|\|\|)\s+|\s*(?:[|｜ㅣ丨_]|：(?=[^：]*$))\s*")
 _ELLIPSIS = ("…", "...")
+#: characters that start a site name or section appended to a headline without spaces
+_TIGHT_SEPARATORS = frozenset("-–—_|｜ㅣ丨:：·•»/[(（【")
 #: longest section label dropped between a headline and the site name ("- National | Site")
 MAX_SECTION_WORDS = 3
 #: a part of a title recognised as the headline holds at least this share of its letters
@@ -103,6 +105,13 @@ def strip_site_name(title: str, sites: Sequence[str], references: Sequence[str] 
     starts with one of them, followed by a separator, is cut to it.
     """
     title = unescape(title)
+    folded = title.casefold()
+    for reference in references:  # "Headline-Site", "Headline [Site]": separators without spaces
+        reference = unescape(reference)
+        rest = folded[len(reference):].lstrip()
+        if (reference and len(reference) < len(title) and folded.startswith(reference.casefold())
+                and rest[:1] in _TIGHT_SEPARATORS and len(reference) >= MIN_HEADLINE_SHARE * len(title)):
+            return title[: len(reference)].strip()
     parts = split_parts(title)
     if len(parts) == 1:
         return title
@@ -138,20 +147,27 @@ def _join(parts: Sequence[tuple[str, str]]) -> str:
 
 
 def choose_title(declared: Sequence[str | None], page_title: str, headings: Sequence[str],
-                 sites: Sequence[str]) -> str:
+                 sites: Sequence[str], alternative: str | None = None) -> str:
     """The headline: the first declared title (JSON-LD, Open Graph, ...), else the ``<title>``, with
-    the site name cut off; else the first ``<h1>``."""
+    the site name cut off; else the first ``<h1>``. A first declared title that nothing else on the
+    page repeats gives way to ``alternative`` (the JSON-LD ``name``) when the ``<h1>`` shows that
+    (some pages declare a summary as the JSON-LD headline)."""
     candidates = [unescape(c) for c in declared if c and unescape(c)]
     page_title = unescape(page_title)
     headings = [unescape(h) for h in headings if h and unescape(h)]
     references = [*candidates, page_title, *headings]
-    if candidates:
-        first = candidates[0]
-        if first.endswith(_ELLIPSIS):  # a shortened headline: a complete candidate it starts
-            stem = first.rstrip(".…").rstrip()
-            first = next((c for c in references[1:] if c.startswith(stem) and len(c) > len(stem)), first)
-        others = [r for r in references if r != first]
-        return strip_site_name(first, sites, others)
-    if page_title:
-        return strip_site_name(page_title, sites, headings)
-    return headings[0] if headings else ""
+    if not candidates:
+        if page_title:
+            return strip_site_name(page_title, sites, headings)
+        return headings[0] if headings else ""
+    first = candidates[0]
+    if first.endswith(_ELLIPSIS):  # a shortened headline: a complete candidate it starts
+        stem = first.rstrip(".…").rstrip()
+        first = next((c for c in references[1:] if c.startswith(stem) and len(c) > len(stem)), first)
+    title = strip_site_name(first, sites, [r for r in references if r != first])
+    shown = {letters(h) for h in headings}
+    key = letters(title)
+    repeated = key in shown or any(key == letters(strip_site_name(r, sites)) for r in references if r != first)
+    if not repeated and alternative and letters(unescape(alternative)) in shown:
+        return unescape(alternative)
+    return title

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
+from lxml import etree
+
 from .authors import split_names
 from .dates import parse_date
 
@@ -27,18 +29,23 @@ ANCESTORS = 12
 
 # Patterns are matched against lower-cased text: case-insensitive alternations are several times
 # slower in ``re`` and run on every marked element.
-_AUTHOR_RE = re.compile(r"byline|author|writer|autor|auteur|reporter|journalist|creator|posted-?by|contributor|"
-                        r"by-line|verfasser")
+_AUTHOR_RE = re.compile(r"byline|author(?!i[stz])|writer|autor(?!i[stz])|auteur|reporter|journalist|creator|"
+                        r"posted-?by|contributor|by-line|verfasser")
 _DATE_RE = re.compile(r"date|time|publish|posted|dateline|byline|datum|fecha|stamp|meta")
 #: class/id words of places whose names and dates are not the article's
 _ELSEWHERE_RE = re.compile(
     r"comment|related|recommend|teaser|sidebar|widget|footer|nav|menu|breadcrumb|popular|trending|"
-    r"newsletter|promo|share|social|avatar|bio\b|about-author|author-?bio|author-?info|author-?box|"
-    r"reply|respond"
+    r"newsletter|promo|share|social|avatar|about-author|author-?bio|author-?info|author-?box|reply|respond|"
+    r"caption|credit|copyright|bild|foto|photo|image|img|media|gallery"
 )
+#: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
+_BYLINE_START_RE = re.compile(r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
+                              r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者)(?:\s*:|\s+|$)")
 #: attributes that mark what an element holds
 _MARKING = frozenset(("class", "id", "rel", "itemprop"))
-_ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form"))
+_ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcaption"))
+#: a byline line found by how it starts is at most this long
+MAX_BYLINE_LINE = 150
 _UPDATED_RE = re.compile(r"updat|modif|edited|revis|aktualisiert|actualiz|mis à jour|geändert")
 
 
@@ -53,14 +60,29 @@ def text_of(el, limit: int = MAX_TEXT * 2) -> str:
     return " ".join("".join(pieces).split())[:limit]
 
 
+_VISIBLE_TEXTS = etree.XPath(".//text()[not(ancestor::script)][not(ancestor::style)]")
+
+
+def byline_text(el) -> str:
+    """The text of a byline element, a line break between the texts of its parts, so that a name
+    and the label or date in the next element are not read as one ("Jane Doe" / "Health News")."""
+    if len(text_of(el, MAX_TEXT + 1)) > MAX_TEXT:
+        return ""  # a container, not a byline
+    pieces = _VISIBLE_TEXTS(el)
+    return "\n".join(" ".join(piece.split()) for piece in pieces if piece.strip())[: MAX_TEXT * 2]
+
+
 def _marks(el) -> str:
     """Class and id of an element, lower-cased."""
     return f"{el.get('class') or ''} {el.get('id') or ''}".lower()
 
 
 def elsewhere(el) -> bool:
-    """Inside a comment thread, related list, navigation, aside or footer (within ``ANCESTORS``)."""
+    """Inside a comment thread, related list, navigation, aside or footer (within ``ANCESTORS``,
+    below ``<body>``, whose classes describe the whole page)."""
     for node in islice(el.iterancestors(), ANCESTORS):
+        if node.tag == "body":
+            return False
         if node.tag in _ELSEWHERE_TAGS:
             return True
         marks = _marks(node)
@@ -101,7 +123,8 @@ def around(anchor, body) -> list:
 
 
 def headings(found: list) -> list[str]:
-    return [text for text in (text_of(el, MAX_TEXT) for el in found) if text]
+    """The text of each heading element (one entry per element, empty ones too)."""
+    return [text_of(el, MAX_TEXT) for el in found]
 
 
 class Neighbourhood:
@@ -113,6 +136,16 @@ class Neighbourhood:
         self.date_lines: list = []
         self.itemprops: dict[str, list] = {}
         for el in elements:
+            text = el.text
+            if (text and len(text) <= MAX_BYLINE_LINE and _BYLINE_START_RE.match(text[:40].lower())
+                    and el.tag not in ("script", "style")):
+                shown = byline_text(el)
+                if len(shown.split()) < 2 and len(el) == 0:  # "<b>By</b> <a>Jane Doe</a>": the name follows
+                    following = el.getnext()
+                    shown = f"{shown}\n{el.tail or ''}\n{byline_text(following) if following is not None else ''}"
+                if len(shown) <= MAX_BYLINE_LINE:
+                    self.bylines.append((el, shown))
+                continue
             attributes = el.items()
             if not attributes:
                 continue
@@ -129,19 +162,19 @@ class Neighbourhood:
                 for name in prop.lower().split()[:3]:
                     self.itemprops.setdefault(name, []).append(el)
             if _AUTHOR_RE.search(marks) and not _ELSEWHERE_RE.search(marks):
-                self.bylines.append(el)
+                self.bylines.append((el, None))
             if _DATE_RE.search(marks) and el.tag not in ("script", "style", "time"):
                 self.date_lines.append(el)
 
     def authors(self) -> list[str]:
         """Names in the first byline element (by class, id, ``rel`` or ``itemprop``) that has any."""
-        for el in self.bylines:
+        for el, text in self.bylines:
             if elsewhere(el):
                 continue
-            text = text_of(el)
-            if not text or len(text) > MAX_TEXT:
+            text = text or byline_text(el)
+            if not text:
                 continue
-            names = split_names(text)
+            names = split_names(text, strict=True)
             if names:
                 return names
         return []
