@@ -58,10 +58,14 @@ TAG_KEYS = ("article:tag", "og:article:tag", "news_keywords", "keywords", "parse
 SECTION_KEYS = ("article:section", "og:article:section", "parsely-section", "section", "category",
                 "articlesection", "dc.subject")
 LANGUAGE_KEYS = ("content-language", "og:locale", "dc.language", "dcterms.language", "language", "inlanguage")
-#: other ``<meta>`` names read as a publication date (after ``PUBLISHED_KEYS``): a site's own
-#: ``...publishtime``, ``pub_date``, ``date-published`` (not expiry, update or modification dates)
-PUBLISHED_LIKE = re.compile(r"^(?!.*(?:modif|updat|expir|end|edit|revis|last))(?=.*(?:publi|pub[_.:-]|issued))"
-                            r"(?=.*(?:date|time))")
+_NOT_PUBLISHED = re.compile(r"modif|updat|expir|end|edit|revis|last")
+
+
+def publication_like(key: str) -> bool:
+    """Other ``<meta>`` names read as a publication date (after ``PUBLISHED_KEYS``): a site's own
+    ``...publishtime``, ``pub_date``, ``date-published``; not expiry, update or modification dates."""
+    return (("pub" in key or "issued" in key) and ("date" in key or "time" in key)
+            and _NOT_PUBLISHED.search(key) is None)
 #: every ``<meta>`` name read
 META_KEYS = frozenset((*PUBLISHED_KEYS, *MODIFIED_KEYS, *AUTHOR_KEYS, *TITLE_KEYS, *SITE_KEYS, *DESCRIPTION_KEYS,
                        *IMAGE_KEYS, *TAG_KEYS, *SECTION_KEYS, *LANGUAGE_KEYS, "og:url"))
@@ -88,7 +92,7 @@ def read_metadata(root, url: str | None = None) -> PageMetadata:
     """Metadata of the page parsed into ``root`` (an lxml element; ``None`` gives empty metadata)."""
     if root is None:
         return PageMetadata()
-    declared = read_declarations(root, META_KEYS, PUBLISHED_LIKE)
+    declared = read_declarations(root, META_KEYS, publication_like)
     found = jsonld.objects(declared.scripts)
     article = jsonld.main_object(found) or {}
     lang = bcp47(declared.lang) or bcp47(declared.first(*LANGUAGE_KEYS))
@@ -212,9 +216,6 @@ def _dates(declared: Declarations, article: dict, page: _Page, url: str | None,
         [value for key, values in declared.meta.items() if key not in META_KEYS for value in values][:10])
     published = published or first_date((article.get("dateCreated"),))
     modified = first_date((article.get("dateModified"),)) or first_date(declared.all(*MODIFIED_KEYS)[:10])
-    if published is None:  # microdata near the headline, looked up only when nothing is declared
-        published = first_date(_itemprop_values(page.near.itemprops.get("datepublished", [])))
-        modified = modified or first_date(_itemprop_values(page.near.itemprops.get("datemodified", [])))
     if published is None or modified is None:
         shown, updated = time_dates(declared.times, lang)
         published = published or shown

@@ -8,7 +8,7 @@ Values are capped in length and number so a hostile page cannot make this step e
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: characters kept of one declared value; values kept per key; ``<meta>``/``<link>`` tags read
@@ -55,10 +55,10 @@ def _add(table: dict[str, list], key: str, value) -> None:
         values.append(value)
 
 
-def read_declarations(root, keys: frozenset[str], pattern: re.Pattern | None = None) -> Declarations:
+def read_declarations(root, keys: frozenset[str], dated: Callable[[str], bool] | None = None) -> Declarations:
     """The page's declarations, from one walk over its ``meta``, ``link``, ``base``, ``title``,
     ``script``, ``h1`` and ``time`` tags; of the ``<meta>`` tags only those named in ``keys`` or
-    matching ``pattern``."""
+    accepted by ``dated`` (other names of a publication date)."""
     found = Declarations()
     budget = MAX_TAGS
     for el in root.iter("meta", "link", "title", "base", "script", "h1", "time"):
@@ -67,18 +67,24 @@ def read_declarations(root, keys: frozenset[str], pattern: re.Pattern | None = N
             budget -= 1
             if budget < 0:
                 continue
-            attributes = el.attrib
+            get = el.get
             for attribute in ("property", "name", "itemprop", "http-equiv"):
-                key = attributes.get(attribute)
-                if key and ((key := key.strip().lower()) in keys or (pattern is not None and pattern.search(key))):
-                    content = attributes.get("content")
+                key = get(attribute)
+                if not key:
+                    continue
+                key = key.strip().lower()
+                if key in keys or (dated is not None and dated(key)):
+                    content = get("content")
                     if content is None:
-                        content = attributes.get("value")
+                        content = get("value")
                     if content is not None:
                         _add(found.meta, key, clip(content))
         elif tag == "script":
-            if len(found.scripts) < MAX_VALUES and _is_json_ld(el.get("type")) and el.text and el.text.strip():
-                found.scripts.append(el.text)
+            kind = el.get("type")
+            if kind and "ld+json" in kind and len(found.scripts) < MAX_VALUES and _is_json_ld(kind):
+                text = el.text
+                if text and not text.isspace():
+                    found.scripts.append(text)
         elif tag == "link":
             budget -= 1
             href = (el.get("href") or "").strip()

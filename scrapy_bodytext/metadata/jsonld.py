@@ -4,7 +4,7 @@ bounds and flattened into their objects, and the one object that describes the p
 Real pages carry broken JSON-LD (trailing commas, HTML comment markers, raw line breaks in strings,
 several objects back to back); each block is repaired in a few cheap ways and skipped when that fails.
 Work is bounded: at most ``MAX_BLOCKS`` blocks, ``MAX_CHARS`` characters in all, ``MAX_OBJECTS``
-objects visited.
+objects kept, ``MAX_DEPTH`` levels of nesting looked into.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any
 MAX_BLOCKS = 32
 MAX_CHARS = 2_000_000
 MAX_OBJECTS = 5_000
+#: levels of nesting below a top-level object that are looked into for typed objects
+MAX_DEPTH = 3
 
 #: schema.org types of a page's main creative work (an article or a post), most specific first
 ARTICLE_TYPES = (
@@ -79,19 +81,22 @@ def _concatenated(text: str) -> list[Any]:
 
 
 def objects(texts: Iterable[str]) -> list[dict]:
-    """Every JSON-LD object in the script ``texts`` (``@graph`` members and nested objects too), in
-    document order, at most ``MAX_OBJECTS``."""
+    """The typed JSON-LD objects in the script ``texts``: top-level ones, ``@graph`` members and the
+    objects they hold up to ``MAX_DEPTH`` levels down (a ``WebPage``'s ``mainEntity``, an
+    ``ItemList``'s items), in document order, at most ``MAX_OBJECTS``."""
     found: list[dict] = []
     for block in script_blocks(texts):
-        stack = list(reversed(parse_block(block)))
+        stack = [(value, 0) for value in reversed(parse_block(block))]
         while stack and len(found) < MAX_OBJECTS:
-            value = stack.pop()
+            value, depth = stack.pop()
             if isinstance(value, list):
-                stack.extend(reversed(value[:MAX_OBJECTS]))
+                stack.extend((item, depth) for item in reversed(value[:MAX_OBJECTS]))
             elif isinstance(value, dict):
-                found.append(value)
-                nested = [v for v in value.values() if isinstance(v, (dict, list))]
-                stack.extend(reversed(nested))
+                if "@type" in value:
+                    found.append(value)
+                if depth < MAX_DEPTH:
+                    stack.extend((v, depth + 1) for v in reversed(list(value.values()))
+                                 if isinstance(v, (dict, list)))
     return found
 
 

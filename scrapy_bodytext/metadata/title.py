@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 
 from .dates import parse_written_date
@@ -23,6 +24,8 @@ _ELLIPSIS = ("…", "...")
 _TIGHT_SEPARATORS = frozenset("-–—_|｜ㅣ丨:：·•»/[(（【")
 #: longest section label dropped between a headline and the site name ("- National | Site")
 MAX_SECTION_WORDS = 3
+#: a title of more parts is left as it is
+MAX_PARTS = 8
 #: a part of a title recognised as the headline holds at least this share of its letters
 MIN_HEADLINE_SHARE = 0.4
 
@@ -36,6 +39,7 @@ def unescape(text: str | None) -> str:
     return " ".join(text.split())
 
 
+@lru_cache(maxsize=1024)
 def letters(text: str) -> str:
     """Letters and digits only, accents removed, case folded: how site names are compared."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -113,13 +117,13 @@ def strip_site_name(title: str, sites: Sequence[str], references: Sequence[str] 
                 and rest[:1] in _TIGHT_SEPARATORS and len(reference) >= MIN_HEADLINE_SHARE * len(title)):
             return title[: len(reference)].strip()
     parts = split_parts(title)
-    if len(parts) == 1:
+    if not 1 < len(parts) <= MAX_PARTS:
         return title
     wanted = {letters(r) for r in references if r and len(letters(r)) >= 4}
     size = len(letters(title))
     # a reference equal to a run of parts (a headline may itself contain separators), long enough to
     # be the headline rather than a section label or the site's logo text
-    for start in range(len(parts)):
+    for start in range(len(parts) if wanted else 0):
         for end in range(len(parts), start, -1):
             if (start, end) == (0, len(parts)):
                 continue
@@ -166,8 +170,9 @@ def choose_title(declared: Sequence[str | None], page_title: str, headings: Sequ
         first = next((c for c in references[1:] if c.startswith(stem) and len(c) > len(stem)), first)
     title = strip_site_name(first, sites, [r for r in references if r != first])
     shown = {letters(h) for h in headings}
-    key = letters(title)
-    repeated = key in shown or any(key == letters(strip_site_name(r, sites)) for r in references if r != first)
-    if not repeated and alternative and letters(unescape(alternative)) in shown:
-        return unescape(alternative)
+    if alternative and letters(unescape(alternative)) in shown:
+        key = letters(title)
+        repeated = key in shown or any(key == letters(strip_site_name(r, sites)) for r in references if r != first)
+        if not repeated:
+            return unescape(alternative)
     return title

@@ -2,9 +2,9 @@
 headline, the byline (an element marked as author or byline by its class, id, ``rel`` or
 ``itemprop``) and the dates (``<time>`` elements, dated byline lines).
 
-Bylines and date lines sit next to the headline, so only the elements around the first ``<h1>``
-(``BEFORE`` elements before it, ``AFTER`` after it, in document order; the start of the body when
-there is no ``<h1>``) are looked at, each by at most ``MAX_TEXT`` characters of text. Comment
+Bylines and date lines sit next to the headline, so only the elements around the headline's
+``<h1>`` (``BEFORE`` elements before it, ``AFTER`` after it, in document order; the start of the
+body when there is no ``<h1>``) are looked at, each by at most ``MAX_TEXT`` characters of text. Comment
 threads, related-story lists, navigation and asides are passed over: names and dates there belong
 to other texts.
 """
@@ -20,9 +20,11 @@ from lxml import etree
 from .authors import split_names
 from .dates import parse_date
 
-#: elements looked at before and after the headline
-BEFORE = 80
-AFTER = 250
+#: elements looked at before and after the headline, of the kinds that hold bylines and dates
+BEFORE = 30
+AFTER = 120
+TEXT_TAGS = ("div", "span", "p", "a", "li", "td", "dd", "dt", "address", "small", "strong", "b", "em", "i",
+             "cite", "font", "section", "header", "footer", "article", "time", "h2", "h3", "h4", "h5", "h6", "ul")
 MAX_TEXT = 300
 #: ancestors looked at when deciding whether an element belongs to another text
 ANCESTORS = 12
@@ -42,7 +44,11 @@ _ELSEWHERE_RE = re.compile(
 _BYLINE_START_RE = re.compile(r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
                               r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者)(?:\s*:|\s+|$)")
 #: attributes that mark what an element holds
-_MARKING = frozenset(("class", "id", "rel", "itemprop"))
+_MARKING = frozenset(("class", "id", "itemprop", "rel"))
+#: first letters of those starts (a cheap test before the pattern)
+_BYLINE_FIRST = frozenset("bvpdatw作記")
+#: any of the words of ``_AUTHOR_RE`` and ``_DATE_RE``
+_MARKED_RE = re.compile(f"{_AUTHOR_RE.pattern}|{_DATE_RE.pattern}")
 _ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcaption"))
 #: a byline line found by how it starts is at most this long
 MAX_BYLINE_LINE = 150
@@ -91,30 +97,25 @@ def elsewhere(el) -> bool:
     return False
 
 
-def _subtree(el) -> Iterator:
-    yield el
-    yield from el.iterdescendants("*")
-
-
 def around(anchor, body) -> list:
-    """Elements near ``anchor`` in document order (``BEFORE`` preceding, ``AFTER`` following); the
-    first ``AFTER`` elements of ``body`` without an anchor."""
+    """Elements that may hold a byline or a date (``TEXT_TAGS``) near ``anchor`` in document order
+    (``BEFORE`` preceding, ``AFTER`` following); the first ``AFTER`` of ``body`` without an anchor."""
     if anchor is None:
-        return [] if body is None else list(islice(body.iterdescendants("*"), AFTER))
+        return [] if body is None else list(islice(body.iterdescendants(*TEXT_TAGS), AFTER))
 
     def following() -> Iterator:
-        yield from anchor.iterdescendants("*")
+        yield from anchor.iterdescendants(*TEXT_TAGS)
         node = anchor
         while node is not None and node is not body:
             for sibling in node.itersiblings("*"):
-                yield from _subtree(sibling)
+                yield from sibling.iter(*TEXT_TAGS)
             node = node.getparent()
 
     def preceding() -> Iterator:
         node = anchor
         while node is not None and node is not body:
             for sibling in node.itersiblings("*", preceding=True):
-                yield from reversed(list(islice(_subtree(sibling), BEFORE * 40))[-BEFORE:])
+                yield from reversed(list(islice(sibling.iter(*TEXT_TAGS), BEFORE * 10))[-BEFORE:])
             node = node.getparent()
 
     before = list(islice(preceding(), BEFORE))
@@ -137,8 +138,8 @@ class Neighbourhood:
         self.itemprops: dict[str, list] = {}
         for el in elements:
             text = el.text
-            if (text and len(text) <= MAX_BYLINE_LINE and _BYLINE_START_RE.match(text[:40].lower())
-                    and el.tag not in ("script", "style")):
+            if (text and len(text) <= MAX_BYLINE_LINE and text.lstrip()[:1].lower() in _BYLINE_FIRST
+                    and _BYLINE_START_RE.match(text[:40].lower()) and el.tag not in ("script", "style")):
                 shown = byline_text(el)
                 if len(shown.split()) < 2 and len(el) == 0:  # "<b>By</b> <a>Jane Doe</a>": the name follows
                     following = el.getnext()
@@ -146,21 +147,20 @@ class Neighbourhood:
                 if len(shown) <= MAX_BYLINE_LINE:
                     self.bylines.append((el, shown))
                 continue
-            attributes = el.items()
-            if not attributes:
+            names = el.keys()
+            if not names or _MARKING.isdisjoint(names):
                 continue
-            marks = prop = None
-            for name, value in attributes:
-                if name in _MARKING:
-                    marks = f"{marks} {value}" if marks else value
-                    if name == "itemprop":
-                        prop = value
-            if marks is None:
+            get = el.get
+            cls, ident, prop = get("class"), get("id"), get("itemprop")
+            rel = get("rel") if el.tag == "a" else None
+            if not (cls or ident or prop or rel):
                 continue
-            marks = marks.lower()
+            marks = " ".join(filter(None, (cls, ident, prop, rel))).lower()
             if prop:
                 for name in prop.lower().split()[:3]:
                     self.itemprops.setdefault(name, []).append(el)
+            if _MARKED_RE.search(marks) is None:  # one search rules out most elements
+                continue
             if _AUTHOR_RE.search(marks) and not _ELSEWHERE_RE.search(marks):
                 self.bylines.append((el, None))
             if _DATE_RE.search(marks) and el.tag not in ("script", "style", "time"):
@@ -194,9 +194,16 @@ class Neighbourhood:
 
 
 def time_dates(times: list, lang: str | None) -> tuple[str | None, str | None]:
-    """(published, modified) from ``<time>`` elements: the first not inside comments or related
-    lists; one marked as an update (class, its text or its parent's) gives the modified date."""
+    """(published, modified) from ``<time>`` elements: one marked as the publication date
+    (``itemprop``, ``pubdate``), else the first not inside comments or related lists; one marked as an
+    update (class, its text or its parent's) gives the modified date."""
     published = modified = None
+    for el in times:
+        prop = (el.get("itemprop") or "").lower()
+        if prop in ("datepublished", "datecreated") or el.get("pubdate") is not None:
+            published = parse_date(el.get("datetime") or el.get("content"), lang=lang)
+            if published:
+                break
     for el in times:
         if elsewhere(el):
             continue
