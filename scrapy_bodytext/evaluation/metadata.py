@@ -295,7 +295,9 @@ def metadata_source_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
     rows = []
     for source in sorted(sources, key=lambda s: (-sources[s][1], -sources[s][0], s)):
         pages, articles = sources[source]
-        kind = f"{pages} pages" if articles == pages else f"{pages} pages, {pages - articles} non-articles"
+        kind = f"{pages} page{'s' * (pages != 1)}"
+        if articles != pages:
+            kind += f", {pages - articles} non-article{'s' * (pages - articles != 1)}"
         counts = {}
         for f in figures.values():
             for c, figure in f["by_source"].get(source, {}).get("fields", {}).items():

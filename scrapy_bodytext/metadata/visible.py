@@ -21,8 +21,8 @@ from .authors import split_names
 from .dates import parse_date
 
 #: elements looked at before and after the headline, of the kinds that hold bylines and dates
-BEFORE = 30
-AFTER = 120
+BEFORE = 20
+AFTER = 100
 TEXT_TAGS = ("div", "span", "p", "a", "li", "td", "dd", "dt", "address", "small", "strong", "b", "em", "i",
              "cite", "font", "section", "header", "footer", "article", "time", "h2", "h3", "h4", "h5", "h6", "ul")
 MAX_TEXT = 300
