@@ -22,7 +22,7 @@ _PREFIX_RE = re.compile(
     r"^\s*(?:(?:(?:story|words|text|photos?|fotos?|reporting|written|posted|published|reported|compiled|edited|"
     r"interview|illustrations?|video)\s+)?(?:by|from)\b|von\b|par\b|por\b|door\b|przez\b|av\b|af\b|от\b|"
     r"autor(?:in|es|a)?(?:/autor)?\b|author(?:s|ed by)?\b|auteur\b|autore\b|text\b|texto\b|testo\b|tekst\b|"
-    r"redaktion\b|redakce\b|作者|文|記者|기자)\s*[:：|]?\s*",
+    r"redaktion\b|redakce\b|作者|文|記者|记者|기자)\s*[:：|]?\s*",
     re.IGNORECASE,
 )
 #: short lower-case particles that start a byline in some languages ("di Mario Rossi")

@@ -42,11 +42,11 @@ _ELSEWHERE_RE = re.compile(
 )
 #: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
 _BYLINE_START_RE = re.compile(r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
-                              r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者)(?:\s*:|\s+|$)")
+                              r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者|记者)(?:\s*[:：]|\s+|$)")
 #: attributes that mark what an element holds
 _MARKING = frozenset(("class", "id", "itemprop", "rel"))
 #: first letters of those starts (a cheap test before the pattern)
-_BYLINE_FIRST = frozenset("bvpdatw作記")
+_BYLINE_FIRST = frozenset("bvpdatw作記记")
 #: any of the words of ``_AUTHOR_RE`` and ``_DATE_RE``
 _MARKED_RE = re.compile(f"{_AUTHOR_RE.pattern}|{_DATE_RE.pattern}")
 _ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcaption"))
