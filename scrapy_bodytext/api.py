@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,6 @@ from .bounded import MAX_DEPTH
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document, LimitExceeded, parse_html
-from .language import CJK_LANGUAGES, supported
 from .metadata import read_metadata, result_values
 from .result import ExtractionResult, Reason, empty_result
 from .sniff import looks_binary
@@ -126,7 +126,8 @@ def extract_with_config(
             deadline=started + config.time_budget, with_metadata=True,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
-            return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
+            return replace(empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding),
+                           **result_values(doc.metadata, doc.lang))
         found = extractors.load(name).extract(doc, config.options_for(name))
     except LimitExceeded as exc:
         return empty_result(name, Reason(exc.reason), exc.detail, encoding=exc.encoding)
@@ -152,5 +153,5 @@ def extract_with_config(
         detail=found.detail,
         encoding=used_encoding,
         debug=debug,
-        **result_values(doc.metadata, found.language or doc.lang, supported() | CJK_LANGUAGES),
+        **result_values(doc.metadata, found.language or doc.lang),
     )

@@ -16,7 +16,7 @@ from scrapy_bodytext.evaluation.metadata import (
 from scrapy_bodytext.metadata import PageMetadata, read_metadata
 from scrapy_bodytext.metadata.authors import split_names
 from scrapy_bodytext.metadata.dates import date_in_url, parse_date
-from scrapy_bodytext.metadata.language_tag import bcp47, page_language
+from scrapy_bodytext.metadata.language_tag import bcp47
 
 PARAGRAPH = ("The river rose through the night and by morning the old bridge was under water, so the "
              "village council met in the school hall to decide what to do next. ")
@@ -238,10 +238,16 @@ def test_language_tags():
     assert bcp47("en_us") == "en-US"
     assert bcp47("zh-hans-cn") == "zh-Hans-CN"
     assert bcp47("x-default") is None and bcp47("und") is None and bcp47("") is None
-    assert page_language("en-GB", "en", {"en", "de"}) == "en-GB"
-    assert page_language("en", "de", {"en", "de"}) == "de"  # a template's wrong declaration
-    assert page_language("my", "en", {"en", "de"}) == "my"  # the detector cannot judge Burmese
-    assert page_language(None, "de", {"en", "de"}) == "de"
+    found = extract(page("", lang="de-AT").encode())
+    assert found.language == "de-AT"  # the declared tag, even where the text reads otherwise
+    assert extract(page("", lang="").replace(' lang=""', "").encode()).language == "en"  # else the detected
+
+
+def test_metadata_of_a_page_without_text():
+    found = extract(b'<html lang="ko"><head><meta property="og:title" content="Shell page"></head>'
+                    b"<body><script>render()</script></body></html>")
+    assert found.reason.value == "empty"
+    assert (found.title, found.language) == ("Shell page", "ko")
 
 
 # --- through extract() -----------------------------------------------------------------------------
@@ -329,3 +335,19 @@ def test_metadata_of_the_labelled_dev_pages(corpus):
     assert {field.column for field in FIELDS} == set(FLOORS)
     low = {column: round(value, 3) for column, value in measured.items() if value < FLOORS[column]}
     assert not low, f"below the floor: {low}"
+
+
+def test_command_line_json_carries_the_metadata(tmp_path, capsys):
+    from scrapy_bodytext.cli import main
+
+    path = tmp_path / "page.html"
+    path.write_text(page('<meta property="og:title" content="Bridge under water">'
+                         '<meta name="author" content="Jane Doe; John Roe">', "<h1>Bridge under water</h1>"),
+                    encoding="utf-8")
+    assert main(["extract", "--json", "--url", "https://news.example/2024/03/05/bridge", str(path)]) == 0
+    values = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert values["title"] == "Bridge under water"
+    assert values["authors"] == ["Jane Doe", "John Roe"]
+    assert values["published"] == "2024-03-05"
+    for name in ("modified", "canonical_url", "site_name", "description", "image", "tags", "section", "language"):
+        assert name in values

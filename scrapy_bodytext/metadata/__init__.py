@@ -16,10 +16,10 @@ from itertools import islice
 from urllib.parse import urljoin, urlsplit
 
 from . import jsonld
-from .authors import names_from, split_names
+from .authors import names_from
 from .dates import date_in_url, parse_date
 from .declared import Declarations, clip, read_declarations
-from .language_tag import bcp47, page_language
+from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
 from .visible import Neighbourhood, around, headings, text_of, time_dates
 
@@ -151,13 +151,12 @@ class _Page:
         return self._near
 
 
-def result_values(metadata: PageMetadata | None, detected_language: str | None,
-                  judged: frozenset[str] = frozenset()) -> dict:
-    """The metadata as ``ExtractionResult`` values; ``language`` is the declared one unless the
-    text was detected to be in another language the detector can judge (``judged``)."""
+def result_values(metadata: PageMetadata | None, detected_language: str | None) -> dict:
+    """The metadata as ``ExtractionResult`` values; ``language`` is the declared one, else the one
+    the extractor detected."""
     metadata = metadata or PageMetadata()
     values = {name: getattr(metadata, name) for name in PageMetadata.__slots__}
-    values["language"] = page_language(metadata.language, detected_language, judged)
+    values["language"] = metadata.language or detected_language
     return values
 
 
@@ -167,16 +166,6 @@ def _first_text(*values: str | None) -> str | None:
         if text:
             return text
     return None
-
-
-def _itemprop_values(elements: list) -> list[str]:
-    """Values of microdata elements: ``content``/``datetime`` attribute, else their text."""
-    values = []
-    for el in elements[:5]:
-        value = el.get("content") or el.get("datetime") or text_of(el, 300)
-        if value:
-            values.append(value[:300])
-    return values
 
 
 def _absolute(value: str | None, base: str | None) -> str | None:
@@ -203,7 +192,8 @@ def _canonical(declared: Declarations, base: str | None) -> str | None:
 
 def _dates(declared: Declarations, article: dict, page: _Page, url: str | None,
            lang: str | None) -> tuple[str | None, str | None]:
-    """(published, modified): JSON-LD, declared meta, microdata, ``<time>``, the URL, the byline."""
+    """(published, modified): JSON-LD, declared meta (microdata ``<meta itemprop>`` too), ``<time>``
+    (``itemprop`` marked first), the URL, the byline."""
     def first_date(values) -> str | None:
         for value in values:
             found = parse_date(value if isinstance(value, str) else None, lang=lang)

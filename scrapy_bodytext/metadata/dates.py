@@ -259,8 +259,3 @@ def date_in_url(url: str | None) -> str | None:
             if result:
                 return result
     return None
-
-
-def day_of(value: str | None) -> str | None:
-    """The calendar date part of an ISO value."""
-    return value[:10] if value else None

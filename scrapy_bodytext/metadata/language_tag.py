@@ -1,5 +1,5 @@
 """Language tags as declared (``en_US``, ``EN-us``, ``zh-hans-CN``) in BCP 47 form (``en-US``,
-``zh-Hans-CN``), and the page language chosen between the declared one and the detected one."""
+``zh-Hans-CN``)."""
 
 from __future__ import annotations
 
@@ -30,16 +30,3 @@ def bcp47(value: str | None) -> str | None:
         else:
             parts.append(sub)
     return "-".join(parts)
-
-
-def primary_language(tag: str | None) -> str | None:
-    return tag.split("-", 1)[0] if tag else None
-
-
-def page_language(declared: str | None, detected: str | None, judged: frozenset[str] | set[str] = frozenset()) -> str | None:
-    """The declared tag, unless the text was detected to be in another language that the
-    detector can judge (``judged``: languages it has evidence for); else the detected one."""
-    if declared and (detected is None or primary_language(declared) == detected
-                     or primary_language(declared) not in judged):
-        return declared
-    return detected or declared
