@@ -6,12 +6,14 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from . import extractors
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document
+from .metadata import PageMetadata, read_metadata, result_values
 from .parse import ParsedPage, parse_html
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .sniff import looks_binary
@@ -68,9 +70,11 @@ def read_page(
     encoding: str | None = None,
     content_type: str | None = None,
     deadline: float | None = None,
-) -> tuple[Document, ParsedPage]:
+    with_metadata: bool = False,
+) -> tuple[Document, ParsedPage, PageMetadata | None]:
     """Decode (bytes only), parse and clean a page into the ``Document`` every method shares, and
-    tell what parsing took (a replay, a depth cut).
+    tell what parsing took (a replay, a depth cut); ``with_metadata`` also reads the page's metadata
+    from the tree before it is cleaned (None otherwise).
 
     Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
     large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
@@ -100,8 +104,9 @@ def read_page(
         parsed = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
         if parsed is None:
             raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
+        metadata = read_metadata(parsed.root, url) if with_metadata else None  # before Document() cleans it
         doc = Document(parsed.root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
-        return doc, parsed
+        return doc, parsed, metadata
     except LimitExceeded as exc:
         exc.encoding = used_encoding
         raise
@@ -121,12 +126,13 @@ def extract_with_config(
     name = config.extractor
     started = time.perf_counter()
     try:
-        doc, parsed = read_page(
+        doc, parsed, metadata = read_page(
             body, config, url=url, encoding=encoding, content_type=content_type,
-            deadline=started + config.time_budget,
+            deadline=started + config.time_budget, with_metadata=True,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
-            return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
+            return replace(empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding),
+                           **result_values(metadata, doc.lang))
         found = extractors.load(name).extract(doc, config.extractor_options)
     except LimitExceeded as exc:
         return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding)
@@ -151,7 +157,6 @@ def extract_with_config(
         reason=reason,
         detail=found.detail,
         encoding=used_encoding,
-        language=found.language or doc.lang,
-        title=doc.title,
         debug=debug,
+        **result_values(metadata, found.language or doc.lang),
     )

@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--extractor", action="append", metavar="NAME",
                           help="extractor to evaluate (repeatable; default: every registered one)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    evaluate.add_argument("--metadata", action="store_true",
+                          help="score page metadata instead (title, authors, dates, ...) on the pages with "
+                               "metadata labels, beside trafilatura and htmldate when installed")
     _add_config_arguments(evaluate)
     evaluate.add_argument("--time-limit", type=_seconds, metavar="S",
                           help="time budget per page in seconds; pages over it are reported (default 5)")
