@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from http_server import SiteServer
 
-from scrapy_bodytext import extract
 from scrapy_bodytext.config import DEFAULT_THRESHOLD
 
 PROJECT = Path(__file__).resolve().parent.parent / "example_project"
@@ -175,15 +174,14 @@ def test_article_text_has_no_reader_content(crawl: ExampleCrawl, path: str) -> N
 
 @pytest.mark.parametrize("path", sorted(SOURCE_ARTICLES))
 def test_stored_article_metadata_matches_its_source(crawl: ExampleCrawl, path: str) -> None:
-    """Title, publication date, author and language of every stored article, read by ``extract()``
-    from the page the crawl stored, are the ones its source file gives, whichever way the page
+    """Title, publication date, author and language of every stored article, as the crawl stored them
+    (the project's BODYTEXT_FIELDS), are the ones its source file gives, whichever way the page
     declares them."""
     item, source = stored(crawl, path), SOURCE_ARTICLES[path]
-    result = extract((SITE / path).read_bytes(), url=item["url"])
-    assert result.title == source["title"]
-    assert result.published is not None and result.published[:10] == source["date"]
-    assert result.authors == (source["author"],)
-    assert result.language is not None and result.language.split("-")[0] == source.get("lang", "en")
+    assert item["title"] == source["title"]
+    assert item["published"] is not None and item["published"][:10] == source["date"]
+    assert item["authors"] == [source["author"]]
+    assert item["language"] is not None and item["language"].split("-")[0] == source.get("lang", "en")
 
 
 @pytest.mark.parametrize("path", known_failures(LISTINGS, NOT_YET_DROPPED, "listing page scored as article"))

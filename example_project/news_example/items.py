@@ -6,10 +6,9 @@ import scrapy
 
 
 class PageItem(scrapy.Item):
-    """One crawled page. The spider fills ``url``, ``title`` and ``language``; scrapy-bodytext fills
-    ``main_text`` and ``article_probability``, and the page metadata it reads (``published``,
-    ``authors``; its ``title`` and ``language`` too) where the project maps them to item fields (a
-    typed item must declare the fields the plugin writes)."""
+    """One crawled page. The spider fills ``url``; scrapy-bodytext fills the rest: ``main_text``,
+    ``article_probability`` and the page metadata named by ``BODYTEXT_FIELDS`` in the project's
+    settings (a typed item must declare the fields the plugin writes)."""
 
     url = scrapy.Field()
     title = scrapy.Field()
