@@ -13,7 +13,8 @@ from . import extractors
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document
-from .metadata import PageMetadata, read_metadata, result_values
+from .declarations import read_declarations
+from .metadata import PageMetadata, read_declared, read_metadata, result_values
 from .parse import ParsedPage, parse_html
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .sniff import looks_binary
@@ -104,8 +105,11 @@ def read_page(
         parsed = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
         if parsed is None:
             raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
-        metadata = read_metadata(parsed.root, url) if with_metadata else None  # before Document() cleans it
-        doc = Document(parsed.root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
+        root = parsed.root
+        declared = read_declared(root)  # one walk over the declaring tags, before Document() cleans the tree
+        metadata = read_metadata(root, url, declared) if with_metadata else None
+        doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline,
+                       declarations=read_declarations(root, declared))
         return doc, parsed, metadata
     except LimitExceeded as exc:
         exc.encoding = used_encoding

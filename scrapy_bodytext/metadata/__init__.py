@@ -18,12 +18,12 @@ from urllib.parse import urljoin, urlsplit
 from . import jsonld
 from .authors import names_from
 from .dates import date_in_url, parse_date
-from .declared import Declarations, clip, read_declarations
+from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
 from .visible import Neighbourhood, around, headings, text_of, time_dates
 
-__all__ = ["PageMetadata", "read_metadata", "result_values"]
+__all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
 #: tags returned at most
 MAX_TAGS = 30
@@ -67,8 +67,16 @@ def publication_like(key: str) -> bool:
     return (("pub" in key or "issued" in key) and ("date" in key or "time" in key)
             and _NOT_PUBLISHED.search(key) is None)
 #: every ``<meta>`` name read
+#: ``<meta>`` names behind the page declarations the methods weigh (``declarations``): a publication
+#: date is declared, the Open Graph type, the content language
+FLAG_PUBLISHED_KEYS = frozenset(
+    ("article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
+     "sailthru.date", "parsely-pub-date", "og:article:published_time")
+)
+DECLARATION_KEYS = frozenset((*FLAG_PUBLISHED_KEYS, "og:type", "content-language"))
+#: (and those the page declarations need)
 META_KEYS = frozenset((*PUBLISHED_KEYS, *MODIFIED_KEYS, *AUTHOR_KEYS, *TITLE_KEYS, *SITE_KEYS, *DESCRIPTION_KEYS,
-                       *IMAGE_KEYS, *TAG_KEYS, *SECTION_KEYS, *LANGUAGE_KEYS, "og:url"))
+                       *IMAGE_KEYS, *TAG_KEYS, *SECTION_KEYS, *LANGUAGE_KEYS, "og:url", *DECLARATION_KEYS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +96,18 @@ class PageMetadata:
     section: str | None = None
 
 
-def read_metadata(root, url: str | None = None) -> PageMetadata:
-    """Metadata of the page parsed into ``root`` (an lxml element; ``None`` gives empty metadata)."""
+def read_declared(root) -> Declared:
+    """The one walk over a page's declaring tags that metadata and the page declarations share."""
+    return collect(root, META_KEYS, publication_like)
+
+
+def read_metadata(root, url: str | None = None, declared: Declared | None = None) -> PageMetadata:
+    """Metadata of the page parsed into ``root`` (an lxml element; ``None`` gives empty metadata);
+    ``declared``: its ``read_declared`` walk when already done."""
     if root is None:
         return PageMetadata()
-    declared = read_declarations(root, META_KEYS, publication_like)
+    if declared is None:
+        declared = read_declared(root)
     found = jsonld.objects(declared.scripts)
     article = jsonld.main_object(found) or {}
     lang = bcp47(declared.lang) or bcp47(declared.first(*LANGUAGE_KEYS))
@@ -137,7 +152,7 @@ class _Page:
     """The marked body elements around the headline, sorted on first use (most pages declare
     enough and never need them)."""
 
-    def __init__(self, root, declared: Declarations, headline):
+    def __init__(self, root, declared: Declared, headline):
         self.root = root
         self.declared = declared
         self.headline = headline
@@ -182,7 +197,7 @@ def _absolute(value: str | None, base: str | None) -> str | None:
     return value
 
 
-def _canonical(declared: Declarations, base: str | None) -> str | None:
+def _canonical(declared: Declared, base: str | None) -> str | None:
     for value in (*declared.links.get("canonical", ()), *declared.all("og:url")):
         found = _absolute(value, base)
         if found:
@@ -190,7 +205,7 @@ def _canonical(declared: Declarations, base: str | None) -> str | None:
     return None
 
 
-def _dates(declared: Declarations, article: dict, page: _Page, url: str | None,
+def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
            lang: str | None) -> tuple[str | None, str | None]:
     """(published, modified): JSON-LD, declared meta (microdata ``<meta itemprop>`` too), ``<time>``
     (``itemprop`` marked first), the URL, the byline."""
@@ -214,7 +229,7 @@ def _dates(declared: Declarations, article: dict, page: _Page, url: str | None,
     return published, modified
 
 
-def _authors(declared: Declarations, article: dict, page: _Page, site: list[str]) -> list[str]:
+def _authors(declared: Declared, article: dict, page: _Page, site: list[str]) -> list[str]:
     """Names: the article's JSON-LD ``author`` (``creator``), declared ``<meta>``, microdata, the
     byline shown on the page. Declared authors that are only the site itself (a publisher credited
     as author) give way to the names of the byline when it shows any."""
@@ -250,14 +265,14 @@ def _person_names(value) -> list[str]:
     return names
 
 
-def _site_name(declared: Declarations, found: list[dict], article: dict) -> str | None:
+def _site_name(declared: Declared, found: list[dict], article: dict) -> str | None:
     publisher = jsonld.first_string(article.get("publisher"))
     website = next((jsonld.first_string(o.get("name"), ()) for o in jsonld.of_type(found, {"WebSite"})
                     if o.get("name")), None)
     return _first_text(declared.first("og:site_name"), publisher, website, declared.first(*SITE_KEYS[1:]))
 
 
-def _image(declared: Declarations, article: dict, base: str | None) -> str | None:
+def _image(declared: Declared, article: dict, base: str | None) -> str | None:
     candidates = [*declared.all(*IMAGE_KEYS)[:4], *jsonld.strings(article.get("image"), ("url", "contentUrl"), 3),
                   *declared.links.get("image_src", ())[:1]]
     for value in candidates:
@@ -267,7 +282,7 @@ def _image(declared: Declarations, article: dict, base: str | None) -> str | Non
     return None
 
 
-def _tags(declared: Declarations, article: dict) -> list[str]:
+def _tags(declared: Declared, article: dict) -> list[str]:
     """Declared tags: ``article:tag`` (one per tag), else JSON-LD ``keywords``, else keyword meta tags."""
     values = declared.all("article:tag", "og:article:tag")
     if not values:

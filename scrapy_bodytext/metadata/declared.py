@@ -21,7 +21,7 @@ MAX_TIMES = 48
 
 
 @dataclass(slots=True)
-class Declarations:
+class Declared:
     """Declared values, keys lower-cased, in document order."""
 
     meta: dict[str, list[str]] = field(default_factory=dict)
@@ -55,11 +55,11 @@ def _add(table: dict[str, list], key: str, value) -> None:
         values.append(value)
 
 
-def read_declarations(root, keys: frozenset[str], dated: Callable[[str], bool] | None = None) -> Declarations:
+def collect(root, keys: frozenset[str], dated: Callable[[str], bool] | None = None) -> Declared:
     """The page's declarations, from one walk over its ``meta``, ``link``, ``base``, ``title``,
     ``script``, ``h1`` and ``time`` tags; of the ``<meta>`` tags only those named in ``keys`` or
     accepted by ``dated`` (other names of a publication date)."""
-    found = Declarations()
+    found = Declared()
     budget = MAX_TAGS
     for el in root.iter("meta", "link", "title", "base", "script", "h1", "time"):
         tag = el.tag
