@@ -30,7 +30,7 @@ from scrapy_bodytext.metadata import PageMetadata
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "dev"
 
 
-def _no_metadata(root, url=None) -> PageMetadata:
+def _no_metadata(root, url=None, declared=None) -> PageMetadata:
     return PageMetadata()
 
 
