@@ -18,6 +18,7 @@ from http_server import SITE, SiteServer, site_pages
 
 from scrapy_bodytext import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
+from scrapy_bodytext.cpus import UsableCpus
 from scrapy_bodytext.executors import ProcessExecutor, default_workers
 from scrapy_bodytext.settings import load_settings
 
@@ -42,9 +43,11 @@ def assert_finished_and_accounted(crawl: Crawl) -> None:
 
 # --- the default and the pool's life ---------------------------------------------------------------
 
-@pytest.mark.parametrize(("cpus", "workers"), [(1, 0), (2, 1), (3, 2), (5, 4), (64, executors.MAX_DEFAULT_WORKERS)])
-def test_the_default_is_one_worker_per_cpu_beyond_the_crawl_s_own(monkeypatch, cpus, workers):
-    monkeypatch.setattr(executors, "usable_cpus", lambda: cpus)
+@pytest.mark.parametrize(("affinity", "quota", "workers"), [
+    (1, None, 0), (2, None, 2), (3, None, 3), (64, None, 64), (64, 4.0, 4), (64, 2.5, 3), (8, 0.5, 0), (2, 16.0, 2),
+])
+def test_auto_is_one_worker_per_usable_cpu(monkeypatch, affinity, quota, workers):
+    monkeypatch.setattr(executors, "usable_cpus", lambda: UsableCpus(affinity, quota))
     assert default_workers() == workers
     assert load_settings({}).workers == workers
     assert load_settings({"BODYTEXT_WORKERS": "auto"}).workers == workers
@@ -59,12 +62,12 @@ def test_the_pool_starts_its_workers_at_start_and_stops_them_at_shutdown():
         deadline = time.monotonic() + 30
         while len(set(multiprocessing.active_children()) - before) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        workers = set(multiprocessing.active_children()) - before
-        assert len(workers) == 2
+        pids = {worker.pid for worker in set(multiprocessing.active_children()) - before}
+        assert len(pids) == 2
         assert pool.context.get_start_method() in ("forkserver", "spawn")  # never a fork of a running reactor
     finally:
         pool.shutdown()
-    assert not any(worker.is_alive() for worker in workers)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)  # exited and reaped
 
 
 # --- identical results ---------------------------------------------------------------------------
