@@ -102,7 +102,10 @@ def worker_main(connection: socket.socket) -> None:
     # Ctrl-C reaches the whole process group: the crawl's process decides, its pages in flight finish
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with connection, connection.makefile("rb") as stream:
-        connection.sendall(READY)
+        try:
+            connection.sendall(READY)
+        except OSError:  # the pool was shut down while this worker started
+            return
         while True:
             try:
                 job = read_job(stream)

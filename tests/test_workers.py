@@ -18,7 +18,7 @@ from http_server import SITE, SiteServer, site_pages
 
 from scrapy_bodytext import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
-from scrapy_bodytext.cpus import UsableCpus
+from scrapy_bodytext.cpus import UsableCpus, cgroup_quota, usable_cpus
 from scrapy_bodytext.executors import ProcessExecutor, default_workers
 from scrapy_bodytext.settings import load_settings
 
@@ -52,6 +52,44 @@ def test_auto_is_one_worker_per_usable_cpu(monkeypatch, affinity, quota, workers
     assert load_settings({}).workers == workers
     assert load_settings({"BODYTEXT_WORKERS": "auto"}).workers == workers
     assert load_settings({"BODYTEXT_WORKERS": "3"}).workers == 3
+
+
+def cgroup_tree(tmp_path: Path, memberships: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A cgroup mount and a membership file like /proc/self/cgroup, as real files."""
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    listed = tmp_path / "memberships"
+    listed.write_text(memberships)
+    return root, listed
+
+
+@pytest.mark.parametrize(("memberships", "files", "quota"), [
+    # v2: the tightest quota along the path counts (a parent's limit binds its children)
+    ("0::/pod/crawler\n", {"pod/crawler/cpu.max": "max 100000\n", "pod/cpu.max": "150000 100000\n",
+                           "cpu.max": "400000 100000\n"}, 1.5),
+    # v2 inside a container: the mount is the container's own cgroup
+    ("0::/\n", {"cpu.max": "200000 100000\n"}, 2.0),
+    ("0::/\n", {"cpu.max": "max 100000\n"}, None),
+    # v1: a tree per controller
+    ("4:cpu,cpuacct:/docker/abc\n1:name=systemd:/\n",
+     {"cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "300000\n", "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n"},
+     3.0),
+    ("4:cpu,cpuacct:/\n", {"cpu,cpuacct/cpu.cfs_quota_us": "-1\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, None),
+    # nothing readable: no quota
+    ("0::/gone\n", {}, None),
+])
+def test_the_cgroup_cpu_quota_is_found_in_v1_and_v2_trees(tmp_path, memberships, files, quota):
+    root, listed = cgroup_tree(tmp_path, memberships, files)
+    assert cgroup_quota(root, listed) == quota
+
+
+def test_usable_cpus_says_what_it_found():
+    assert str(UsableCpus(8, 1.5)) == "2 usable CPUs (affinity 8, cgroup CPU quota 1.5)"
+    assert str(UsableCpus(1, None)) == "1 usable CPU (affinity 1, no cgroup CPU quota)"
+    found = usable_cpus()
+    assert 1 <= found.count <= found.affinity <= (os.cpu_count() or 1)
 
 
 def test_the_pool_starts_its_workers_at_start_and_stops_them_at_shutdown():
@@ -91,6 +129,17 @@ def test_workers_store_and_drop_exactly_what_in_process_extraction_does(tmp_path
     for crawl in crawls.values():
         assert_finished_and_accounted(crawl)
         assert crawl.stat("bodytext/pages/extracted") == len(pages)
+    # one INFO line says where pages are extracted and why; the pool's life is in the stats
+    assert "Extraction in 1 thread of the crawl's process (BODYTEXT_WORKERS = 0)" in crawls["in-process"].log
+    pool_line = [line for line in crawls["workers"].log.splitlines() if "Extraction in " in line]
+    assert len(pool_line) == 1 and " INFO: " in pool_line[0]
+    assert "Extraction in 2 worker processes (" in pool_line[0] and "(BODYTEXT_WORKERS = 2)" in pool_line[0]
+    assert "replaced after 5 pages" in pool_line[0]
+    pool = crawls["workers"].stats_under("bodytext/workers/")
+    assert pool["bodytext/workers/pool_size"] == 2 and pool["bodytext/workers/replaced"] == 0
+    # every worker is recycled after its 5th page, except the two last ones if they got fewer
+    assert (len(pages) - 2 * 4) // 5 <= pool["bodytext/workers/recycled"] <= len(pages) // 5
+    assert pool["bodytext/workers/started"] == 2 + pool["bodytext/workers/recycled"]
     in_process, workers = outcomes(crawls["in-process"]), outcomes(crawls["workers"])
     assert in_process[0] and in_process[1]  # both outcomes occur, so the comparison means something
     assert workers == in_process
