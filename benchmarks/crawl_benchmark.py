@@ -25,12 +25,17 @@ round and the table gives the median of the rounds.
   workers) from spider open to close, per page: unlike pages/s, it hardly depends on what else the
   machine is running. Sampled every 0.05 s and interpolated at Scrapy's ``start_time`` and
   ``finish_time``, so the imports before the crawl are left out as they are from pages/s.
+* of which crawl process: the part spent by the crawl process itself (Scrapy, the plugin's
+  components, handing pages to the workers); 1000 / it is the most pages/s one crawl process can
+  hand out, however many workers it has.
 * bound: the most pages/s this machine's usable CPUs can give that crawl, usable CPUs / CPU seconds
   per page (both measured here, the CPUs as the plugin counts them); "% of bound" is pages/s over it,
   i.e. the share of the usable CPUs the crawl kept busy. Another job running on the machine takes
   CPU from the crawl and lowers it: the load average before and after the run is printed.
 * server CPU ms/page: what the page server (a separate process, not counted above) spent per page,
   CPU it takes from the same cores.
+* other jobs: CPUs kept busy, on average during the crawl, by every other process of the machine
+  (``/proc/stat`` less the crawl, the server and this script): near 0 on a quiet machine.
 
 This is a measurement script, not a test: on a shared machine run several rounds.
 """
@@ -152,6 +157,13 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds all CPUs of the machine spent busy so far (``/proc/stat``, all but idle and iowait)."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, stat.readline().split()[1:9])
+    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS
+
+
 def rss_kb(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm", encoding="latin-1") as statm:
@@ -189,14 +201,17 @@ def descendants(root: int, excluded: int) -> list[int]:
 class TreeSampler:
     """Samples, in a thread, the descendants of this process except ``site`` (the page server) and
     its own: the peak of their summed RSS, and over time the CPU seconds they had used (each process
-    as last seen) and the CPU seconds of ``site``."""
+    as last seen), those of the crawl process alone (this process's other child) and those of ``site``."""
 
     def __init__(self, site: int, interval: float = 0.05):
         self.site = site
         self.interval = interval
         self.peak_kb = 0
         self.cpu: dict[int, float] = {}
-        self.series: list[tuple[float, float, float]] = []  # (time.time(), crawl CPU s, server CPU s)
+        self.crawl_cpu = 0.0
+        # time.time(), then CPU s of: the crawl's processes, the crawl process alone, the server, every
+        # process of the machine but these and this one (other jobs)
+        self.series: list[tuple[float, float, float, float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -209,10 +224,16 @@ class TreeSampler:
                 used = cpu_seconds(pid)
                 if used is not None:
                     self.cpu[pid] = used
-            self.series.append((now, sum(self.cpu.values()), cpu_seconds(self.site) or 0.0))
+            crawl = [child for child in children(os.getpid()) if child != self.site]
+            if crawl:
+                self.crawl_cpu = self.cpu.get(crawl[0], self.crawl_cpu)
+            ours, server = sum(self.cpu.values()), cpu_seconds(self.site) or 0.0
+            others = machine_busy_seconds() - ours - server - (cpu_seconds(os.getpid()) or 0.0)
+            self.series.append((now, ours, self.crawl_cpu, server, others))
 
-    def cpu_between(self, start: float, end: float) -> tuple[float, float]:
-        """CPU seconds of the crawl's processes and of the server between two ``time.time()`` values."""
+    def cpu_between(self, start: float, end: float) -> tuple[float, float, float, float]:
+        """CPU seconds of the crawl's processes, of the crawl process alone, of the server and of other
+        jobs between two ``time.time()`` values."""
         def at(when: float, column: int) -> float:
             points = self.series
             if not points:
@@ -224,7 +245,7 @@ class TreeSampler:
                     share = (when - before[0]) / ((after[0] - before[0]) or 1.0)
                     return before[column] + share * (after[column] - before[column])
             return points[-1][column]
-        return at(end, 1) - at(start, 1), at(end, 2) - at(start, 2)
+        return tuple(at(end, column) - at(start, column) for column in (1, 2, 3, 4))  # type: ignore[return-value]
 
     def __enter__(self) -> TreeSampler:
         self._thread.start()
@@ -249,7 +270,7 @@ def crawl_once(site: Site, urls: Path, settings: dict[str, Any], folder: Path, c
         raise RuntimeError(f"crawl failed:\n{crawl.log[-3000:]}")
     seconds = float(crawl.stat("elapsed_time_seconds"))
     start = datetime.fromisoformat(crawl.stat("start_time")).timestamp()
-    crawl_cpu, server_cpu = sampler.cpu_between(start, start + seconds)
+    crawl_cpu, crawl_process_cpu, server_cpu, other_cpu = sampler.cpu_between(start, start + seconds)
     cpu_per_page = crawl_cpu / pages
     return {
         "pages": pages,
@@ -259,7 +280,9 @@ def crawl_once(site: Site, urls: Path, settings: dict[str, Any], folder: Path, c
         "peak_rss_all_mb": sampler.peak_kb / 1024,
         "cpu_ms_per_page": 1000 * cpu_per_page,
         "bound": cpus / cpu_per_page,
+        "crawl_process_cpu_ms_per_page": 1000 * crawl_process_cpu / pages,
         "server_cpu_ms_per_page": 1000 * server_cpu / pages,
+        "other_jobs_cpus": max(0.0, other_cpu / seconds),
         "stored": crawl.stored,
         "dropped": crawl.dropped,
         "workers_lost": sum(crawl.stats_under("bodytext/errors/worker_").values()),
@@ -285,7 +308,8 @@ def run(corpus: Path, pages: int | None, latency: float, rounds: int, worker_cou
                       f"{figures['cpu_ms_per_page']:.1f} CPU ms/page, "
                       f"{100 * figures['pages_per_second'] / figures['bound']:.0f} % of bound, "
                       f"{figures['peak_rss_crawl_mb']:.0f} MB / {figures['peak_rss_all_mb']:.0f} MB, "
-                      f"stored {figures['stored']}, dropped {figures['dropped']}, load {os.getloadavg()[0]:.2f}",
+                      f"stored {figures['stored']}, dropped {figures['dropped']}, "
+                      f"other jobs kept {figures['other_jobs_cpus']:.2f} CPUs busy",
                       file=sys.stderr, flush=True)
     return {name: summary(found, cpus) for name, found in runs.items()}
 
@@ -294,7 +318,7 @@ def summary(runs: list[dict], cpus: int) -> dict[str, Any]:
     """Medians over the rounds, the bound of the median CPU per page, and every round's throughput."""
     medians = {key: statistics.median(run[key] for run in runs)
                for key in ("pages_per_second", "peak_rss_crawl_mb", "peak_rss_all_mb", "cpu_ms_per_page",
-                           "server_cpu_ms_per_page")}
+                           "crawl_process_cpu_ms_per_page", "server_cpu_ms_per_page", "other_jobs_cpus")}
     bound = cpus / (medians["cpu_ms_per_page"] / 1000)
     return {**medians, "bound": bound, "percent_of_bound": 100 * medians["pages_per_second"] / bound,
             "pages": runs[0]["pages"], "rounds": [round(run["pages_per_second"], 1) for run in runs],
@@ -314,11 +338,14 @@ def table(figures: dict[str, Any]) -> str:
     for name, found in figures.items():
         lost = "" if name == NO_PLUGIN else f"{cost(figures, name):.1f} %"
         rows.append([name, f"{found['pages_per_second']:.1f}", lost, f"{found['cpu_ms_per_page']:.1f}",
-                     f"{found['bound']:.1f}", f"{found['percent_of_bound']:.1f} %",
-                     f"{found['server_cpu_ms_per_page']:.1f}", f"{found['peak_rss_crawl_mb']:.0f}",
+                     f"{found['crawl_process_cpu_ms_per_page']:.1f}", f"{found['bound']:.1f}",
+                     f"{found['percent_of_bound']:.1f} %",
+                     f"{found['server_cpu_ms_per_page']:.1f}", f"{found['other_jobs_cpus']:.2f}",
+                     f"{found['peak_rss_crawl_mb']:.0f}",
                      f"{found['peak_rss_all_mb']:.0f}", ", ".join(f"{value:.1f}" for value in found["rounds"])])
-    return markdown_table(["crawl", "pages/s (median)", "throughput cost", "CPU ms/page", "bound (pages/s)",
-                           "% of bound", "server CPU ms/page", "peak RSS crawl process (MB)",
+    return markdown_table(["crawl", "pages/s (median)", "throughput cost", "CPU ms/page",
+                           "of which crawl process", "bound (pages/s)",
+                           "% of bound", "server CPU ms/page", "other jobs (CPUs busy)", "peak RSS crawl process (MB)",
                            "peak RSS all processes (MB)", "pages/s of each round"], rows)
 
 
@@ -367,6 +394,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{'met' if found['percent_of_bound'] >= 85 else 'not met'}); plugin cost {cost(figures, name):.1f} % "
               f"of the crawl's throughput (target at most 10 %: {'met' if cost(figures, name) <= 10 else 'not met'})")
     print(f"{IN_PROCESS}: plugin cost {cost(figures, IN_PROCESS):.1f} %.")
+    for count in counts:
+        found = figures[workers_name(count)]
+        own = found["crawl_process_cpu_ms_per_page"]
+        extraction = found["cpu_ms_per_page"] - own
+        print(f"With {count} worker process(es), the crawl process spent {own:.1f} CPU ms per page itself: alone on "
+              f"a core it hands out at most {1000 / own:.0f} pages/s, which keep {extraction / own:.1f} workers busy "
+              f"at the {extraction:.1f} CPU ms per page they (and the forkserver) spent.")
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": machine_description(), "usable_cpus": str(cpus),
                                                "workers": counts, "latency": args.latency, "figures": figures},

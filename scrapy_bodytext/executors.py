@@ -124,8 +124,12 @@ def announce(executor: Executor, requested: Any) -> None:
     logger.info("Extraction in %s (%s)", describe() if describe else type(executor).__name__, pool_sizing(requested))
 
 
+#: what the forkserver imports before forking workers: the job's module, and a warm-up of every method
+WORKER_PRELOAD = ("scrapy_bodytext.executors", "scrapy_bodytext.preload")
+
+
 def make_executor(threads: int, workers: int, *, max_tasks: int, timeout: float) -> Executor:
     """Worker processes when ``workers`` > 0, else a pool of ``threads`` threads."""
     if workers > 0:
-        return ProcessExecutor(workers, max_tasks=max_tasks, timeout=timeout)
+        return ProcessExecutor(workers, max_tasks=max_tasks, timeout=timeout, preload=WORKER_PRELOAD)
     return ThreadExecutor(threads)

@@ -18,7 +18,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -124,13 +124,15 @@ class ProcessExecutor:
     """``workers`` worker processes fed by one dispatcher thread (see the module's docstring)."""
 
     def __init__(self, workers: int, *, max_tasks: int = 500, timeout: float = 60.0, method: str | None = None,
-                 queued: int = QUEUED_PER_WORKER):
+                 queued: int = QUEUED_PER_WORKER, preload: Sequence[str] = ()):
+        """``preload``: modules the forkserver imports once before it forks workers (forkserver only)."""
         if workers < 1:
             raise ValueError(f"a process pool needs at least one worker, got {workers}")
         self.workers = workers
         self.max_tasks = max_tasks
         self.timeout = timeout
         self.depth = 1 + queued
+        self.preload = list(preload)
         self.context = multiprocessing.get_context(method or start_method())
         self.counts = PoolCounts()
         self._lock = threading.Lock()
@@ -159,8 +161,8 @@ class ProcessExecutor:
         with self._lock:
             if self._thread is not None or self._closed:
                 return
-            if self.context.get_start_method() == "forkserver":
-                self.context.set_forkserver_preload(["scrapy_bodytext.executors"])
+            if self.context.get_start_method() == "forkserver" and self.preload:
+                self.context.set_forkserver_preload(self.preload)
             self._wake_reader, self._wake_writer = socket.socketpair()  # submit -> dispatcher
             self._wake_reader.setblocking(False)
             self._selector = selectors.DefaultSelector()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 import os
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import CancelledError
 from pathlib import Path
@@ -195,3 +197,15 @@ def test_the_jobs_queued_behind_a_lost_one_are_not_lost(processes, tmp_path):
         hung.result(timeout=30)
     assert len({future.result(timeout=30) for future in behind}) == 1
     assert (pool.counts.lost_jobs, pool.counts.replaced) == (1, 1)
+
+
+def test_the_forkserver_preload_loads_every_method_once():
+    """What the forkserver imports before forking workers (``WORKER_PRELOAD``) leaves every method's
+    module and the stop-word lists loaded, so forked workers start warm."""
+    check = ("import sys; from scrapy_bodytext.executors import WORKER_PRELOAD; "
+             "[__import__(name) for name in WORKER_PRELOAD]; "
+             "from scrapy_bodytext import extractors; "
+             "print(all(path in sys.modules for path in extractors.EXTRACTORS.values()), 'stopwordsiso' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.split() == ["True", "True"]
