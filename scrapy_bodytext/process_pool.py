@@ -35,6 +35,10 @@ QUEUED_PER_WORKER = 1
 EXIT_GRACE = 5.0
 #: bytes read from a worker's socket at a time
 RECEIVE_SIZE = 256 * 1024
+#: after a worker fails to start, the next start waits 0.5 s, then twice as long each time, at most 30 s
+RELAUNCH_DELAY, MAX_RELAUNCH_DELAY = 0.5, 30.0
+#: failed starts in a row, with no worker up, after which waiting jobs fail instead of waiting
+START_ATTEMPTS = 3
 
 
 class WorkerLost(RuntimeError):
@@ -91,12 +95,11 @@ class _Slot:
     """One worker process, the parent's end of its socket, and the jobs it holds (oldest first:
     the one it runs)."""
 
-    def __init__(self, context: Any, number: int):
+    def __init__(self, context: Any, number: int, target: Callable[[socket.socket], None]):
         self.number = number
         self.sock, child = socket.socketpair()
         try:
-            self.process = context.Process(target=wire.worker_main, args=(child,), daemon=True,
-                                           name=f"bodytext-worker-{number}")
+            self.process = context.Process(target=target, args=(child,), daemon=True, name=f"bodytext-worker-{number}")
             self.process.start()
         except BaseException:
             self.sock.close()
@@ -123,6 +126,9 @@ class _Slot:
 class ProcessExecutor:
     """``workers`` worker processes fed by one dispatcher thread (see the module's docstring)."""
 
+    #: what each worker process runs, given its end of the socket
+    worker_main: Callable[[socket.socket], None] = staticmethod(wire.worker_main)
+
     def __init__(self, workers: int, *, max_tasks: int = 500, timeout: float = 60.0, method: str | None = None,
                  queued: int = QUEUED_PER_WORKER, preload: Sequence[str] = ()):
         """``preload``: modules the forkserver imports once before it forks workers (forkserver only)."""
@@ -146,7 +152,8 @@ class ProcessExecutor:
         self._slots: list[_Slot] = []  # live workers, retiring ones included
         self._exiting: list[_Slot] = []  # workers told to stop or killed, not yet reaped
         self._launched = 0
-        self._start_failing = False  # the last launch failed: relaunch only when a job waits
+        self._start_failures = 0  # failed starts since a worker last came up
+        self._next_launch = 0.0  # no start before this time.monotonic() (after a failed one)
         self._buffer = bytearray(RECEIVE_SIZE)
 
     def describe(self) -> str:
@@ -222,11 +229,14 @@ class ProcessExecutor:
         except Exception as exc:  # noqa: BLE001 - a bug here must fail the jobs, not hang the crawl
             logger.exception("The extraction worker pool failed")
             with self._lock:
-                self._broken = f"the worker pool failed: {type(exc).__name__}: {exc}"
+                self._broken = broken = f"the worker pool failed: {type(exc).__name__}: {exc}"
+            held = [job for slot in self._slots for job in slot.jobs]
+            for job in held + list(self._waiting) + self._take_submitted():
+                if job.running or job.future.set_running_or_notify_cancel():
+                    _settle(job, PoolShutDown(broken))
             for slot in self._slots:
-                for job in slot.jobs:
-                    _settle(job, PoolShutDown(self._broken))
                 slot.jobs.clear()
+            self._waiting.clear()
         finally:
             for job in self._waiting:
                 _abandon(job)
@@ -268,16 +278,18 @@ class ProcessExecutor:
 
     def _fill(self) -> None:
         """Launch missing workers and give waiting jobs to the least busy ready worker."""
-        if not self._closed:
-            while sum(not slot.retiring for slot in self._slots) < self.workers:
-                if self._start_failing and not self._waiting:
-                    break
-                self._launch()
+        self._launch_missing()
+        if self._start_failures >= START_ATTEMPTS and not any(slot.ready for slot in self._slots):
+            for job in self._waiting:  # no worker can be started: fail pages rather than hold them
+                if job.running or job.future.set_running_or_notify_cancel():
+                    _settle(job, WorkerDied(f"could not be started ({self._start_failures} attempts)", sent=False))
+                    self.counts.lost_jobs += 1
+            self._waiting.clear()
         while self._waiting:
             open_slots = [slot for slot in self._slots if slot.ready and not slot.retiring
                           and slot.closed_at is None and len(slot.jobs) < self.depth]
             if not open_slots:
-                return
+                break
             slot = min(open_slots, key=lambda slot: len(slot.jobs))
             job = self._waiting.popleft()
             if not job.running:
@@ -285,13 +297,23 @@ class ProcessExecutor:
                     continue
                 job.running = True
             self._give(slot, job)
+        self._launch_missing()  # successors of the workers that just got their last job
+
+    def _launch_missing(self) -> None:
+        while self._missing() and time.monotonic() >= self._next_launch:
+            self._launch()
+
+    def _missing(self) -> int:
+        """Workers to launch to make up the pool (none once it is shut down)."""
+        return 0 if self._closed else self.workers - sum(not slot.retiring for slot in self._slots)
 
     def _launch(self) -> None:
         self._launched += 1
         try:
-            slot = _Slot(self.context, self._launched)
+            slot = _Slot(self.context, self._launched, self.worker_main)
         except Exception as exc:  # noqa: BLE001 - e.g. no memory for a process, a broken forkserver
-            self._start_failed(f"could not be started ({type(exc).__name__}: {exc})")
+            logger.warning("Extraction worker could not be started (%s: %s)", type(exc).__name__, exc)
+            self._start_failed()
             return
         self.counts.started += 1
         self._slots.append(slot)
@@ -305,11 +327,9 @@ class ProcessExecutor:
         slot.unsent.extend(job.frame)
         slot.given += 1
         self._send(slot)
-        if slot.given >= self.max_tasks:  # its successor starts now, while it finishes its jobs
+        if slot.given >= self.max_tasks:  # its successor starts at once (``_fill``), while it finishes
             slot.retiring = True
             self.counts.recycled += 1
-            if not self._closed:
-                self._launch()
 
     def _send(self, slot: _Slot) -> None:
         """Write what the socket takes now; the rest when it is writable again."""
@@ -359,7 +379,7 @@ class ProcessExecutor:
             for payload in wire.take_replies(slot.inbox):
                 if not slot.ready:  # the first frame says the worker is up
                     slot.ready = True
-                    self._start_failing = False
+                    self._start_failures, self._next_launch = 0, 0.0
                 elif slot.jobs:
                     self._on_reply(slot, payload)
                 else:
@@ -423,6 +443,8 @@ class ProcessExecutor:
             if slot.closed_at is not None:
                 deadlines.append(slot.closed_at + EXIT_GRACE)
         deadlines += [slot.closed_at + EXIT_GRACE for slot in self._exiting if slot.closed_at is not None]
+        if self._missing():
+            deadlines.append(self._next_launch)
         return max(0.0, min(deadlines) - time.monotonic() + 0.001) if deadlines else None
 
     def _lose(self, slot: _Slot, why: WorkerLost | str) -> None:
@@ -437,19 +459,14 @@ class ProcessExecutor:
         self._waiting.extendleft(reversed(slot.jobs))
         slot.jobs.clear()
         if not slot.ready:
-            self._start_failed(why if isinstance(why, str) else str(why), logged=True)
+            self._start_failed()
 
-    def _start_failed(self, why: str, *, logged: bool = False) -> None:
-        """No worker could be started: relaunch only for waiting jobs, and when no worker is up, fail
-        the oldest waiting job, so a machine that cannot start workers fails pages instead of hanging."""
-        if not logged:
-            logger.warning("Extraction worker %s; starting a new one", why)
-        self._start_failing = True
-        if self._waiting and not any(slot.ready for slot in self._slots):
-            job = self._waiting.popleft()
-            if job.running or job.future.set_running_or_notify_cancel():
-                _settle(job, WorkerDied(why, sent=False))
-                self.counts.lost_jobs += 1
+    def _start_failed(self) -> None:
+        """A worker could not be started: the next start waits longer each time (see ``_fill`` for
+        the waiting jobs when none can be started)."""
+        self._start_failures += 1
+        self._next_launch = time.monotonic() + min(MAX_RELAUNCH_DELAY,
+                                                   RELAUNCH_DELAY * 2 ** (self._start_failures - 1))
 
     def _retire(self, slot: _Slot) -> None:
         """A recycled worker has answered its last job: close its socket, so it exits."""

@@ -22,6 +22,7 @@ from scrapy_bodytext.executors import (
     extract_timed,
     make_executor,
 )
+from scrapy_bodytext.process_pool import START_ATTEMPTS
 
 SITE = Path(__file__).parent / "site"
 PAGES = sorted(SITE.glob("*.html"))
@@ -209,3 +210,27 @@ def test_the_forkserver_preload_loads_every_method_once():
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout.split() == ["True", "True"]
+
+
+def exit_before_ready(connection) -> None:
+    os._exit(3)
+
+
+class NeverStarts(ProcessExecutor):
+    """Workers that exit before they say they are ready (a broken environment)."""
+
+    worker_main = staticmethod(exit_before_ready)
+
+
+def test_when_no_worker_can_start_the_jobs_fail_instead_of_waiting_forever(caplog):
+    pool = NeverStarts(1)
+    pool.start()
+    try:
+        futures = [pool.submit(os.getpid) for _ in range(3)]
+        for future in futures:
+            with pytest.raises(WorkerDied, match="could not be started"):
+                future.result(timeout=60)
+        assert pool.counts.started >= START_ATTEMPTS and pool.counts.lost_jobs == 3
+        assert any("did not start (exit code 3)" in record.getMessage() for record in caplog.records)
+    finally:
+        pool.shutdown()
