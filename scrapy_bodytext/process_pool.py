@@ -312,8 +312,7 @@ class ProcessExecutor:
         try:
             slot = _Slot(self.context, self._launched, self.worker_main)
         except Exception as exc:  # noqa: BLE001 - e.g. no memory for a process, a broken forkserver
-            logger.warning("Extraction worker could not be started (%s: %s)", type(exc).__name__, exc)
-            self._start_failed()
+            self._start_failed(f"could not be started ({type(exc).__name__}: {exc})")
             return
         self.counts.started += 1
         self._slots.append(slot)
@@ -451,22 +450,25 @@ class ProcessExecutor:
         """Replace a worker that died, hung or never started. A ``WorkerLost`` fails the job it ran;
         the jobs queued behind it wait for another worker."""
         self._detach(slot, kill=True)
-        logger.warning("Extraction worker %s; starting a new one", why)
         self.counts.replaced += 0 if slot.retiring else 1
         if isinstance(why, WorkerLost) and slot.jobs:
             _settle(slot.jobs.popleft(), why)
             self.counts.lost_jobs += 1
         self._waiting.extendleft(reversed(slot.jobs))
         slot.jobs.clear()
-        if not slot.ready:
-            self._start_failed()
+        if slot.ready:
+            logger.warning("Extraction worker %s; starting a new one", why)
+        else:
+            self._start_failed(str(why))
 
-    def _start_failed(self) -> None:
+    def _start_failed(self, why: str) -> None:
         """A worker could not be started: the next start waits longer each time (see ``_fill`` for
         the waiting jobs when none can be started)."""
         self._start_failures += 1
-        self._next_launch = time.monotonic() + min(MAX_RELAUNCH_DELAY,
-                                                   RELAUNCH_DELAY * 2 ** (self._start_failures - 1))
+        delay = min(MAX_RELAUNCH_DELAY, RELAUNCH_DELAY * 2 ** (self._start_failures - 1))
+        self._next_launch = time.monotonic() + delay
+        if not self._closed:
+            logger.warning("Extraction worker %s; next attempt in %g s", why, delay)
 
     def _retire(self, slot: _Slot) -> None:
         """A recycled worker has answered its last job: close its socket, so it exits."""

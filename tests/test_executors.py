@@ -231,6 +231,7 @@ def test_when_no_worker_can_start_the_jobs_fail_instead_of_waiting_forever(caplo
             with pytest.raises(WorkerDied, match="could not be started"):
                 future.result(timeout=60)
         assert pool.counts.started >= START_ATTEMPTS and pool.counts.lost_jobs == 3
-        assert any("did not start (exit code 3)" in record.getMessage() for record in caplog.records)
+        assert any("did not start (exit code 3); next attempt in 0.5 s" in record.getMessage()
+                   for record in caplog.records)
     finally:
         pool.shutdown()
