@@ -20,7 +20,7 @@ from scrapy_bodytext import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.cpus import UsableCpus, cgroup_quota, usable_cpus
 from scrapy_bodytext.executors import ProcessExecutor, default_workers
-from scrapy_bodytext.settings import load_settings
+from scrapy_bodytext.settings import DEFAULTS, load_settings
 
 #: every Nth page of the dev corpus (index order: articles of five sources, then non-articles)
 CORPUS_STEP = 40
@@ -251,3 +251,13 @@ def test_a_worker_that_hangs_or_dies_costs_one_page_and_the_crawl_goes_on(tmp_pa
     assert lost_url not in stored and lost_url not in dropped
     assert len(stored) + len(dropped) == crawl.stat("bodytext/responses/tagged") - 1
     assert server.url("/after.html") in stored.keys() | dropped
+
+
+def test_scaling_docs_give_every_pool_setting_with_its_default():
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "scaling.md").read_text(encoding="utf-8")
+    for name in ("BODYTEXT_WORKERS", "BODYTEXT_THREADS", "BODYTEXT_WORKER_MAX_TASKS", "BODYTEXT_WORKER_TIMEOUT"):
+        default = DEFAULTS[name]
+        shown = f'"{default}"' if isinstance(default, str) else repr(default)
+        assert f"| `{name}` | `{shown}` |" in docs, name
+    for stat in ("pool_size", "started", "recycled", "replaced"):
+        assert f"`bodytext/workers/{stat}`" in docs, stat
