@@ -235,3 +235,17 @@ def test_when_no_worker_can_start_the_jobs_fail_instead_of_waiting_forever(caplo
                    for record in caplog.records)
     finally:
         pool.shutdown()
+
+
+def test_a_worker_finishes_its_job_when_ctrl_c_reaches_it(processes, tmp_path):
+    """A terminal sends SIGINT to the whole process group: the crawl's process decides what stops."""
+    flag = tmp_path / "go"
+    pool = processes(1)
+    pid = pool.submit(os.getpid).result(timeout=30)
+    running = pool.submit(wait_for_file, str(flag))
+    while not running.running():
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGINT)
+    flag.write_text("")
+    assert running.result(timeout=30) == pid
+    assert pool.counts.replaced == 0
