@@ -23,7 +23,7 @@ from scrapy.utils.misc import load_object
 from scrapy.utils.python import global_object_name
 
 from .config import ExtractConfig
-from .executors import Executor, WorkerLost, extract_timed, make_executor, wait_for
+from .executors import Executor, WorkerLost, extract_timed, announce, make_executor, wait_for
 from .middlewares import BodyTextDownloaderMiddleware
 from .result import ExtractionResult, Reason, empty_result
 from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
@@ -94,9 +94,15 @@ class BodyTextPipeline:
     def open_spider(self) -> None:
         self._warn_missing_components()
         self.executor.start()
+        announce(self.executor, self.crawler.settings.get("BODYTEXT_WORKERS"))
 
     async def close_spider(self) -> None:
         await run_in_thread(self.executor.shutdown)
+        counts = getattr(self.executor, "counts", None)
+        if counts is not None:  # worker processes
+            self.stats.set_value("bodytext/workers/pool_size", self.settings.workers)
+            for name in ("started", "recycled", "replaced"):
+                self.stats.set_value(f"bodytext/workers/{name}", getattr(counts, name))
 
     async def process_item(self, item: Any) -> Any:
         page = self.links.pop(item)
