@@ -12,6 +12,7 @@ from . import extractors
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document
+from .formats import render
 from .parse import ParsedPage, parse_html
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .sniff import looks_binary
@@ -36,14 +37,18 @@ def extract(
     config: ExtractConfig | None = None,
     threshold: float | None = None,
     options: Mapping[str, Any] | None = None,
+    output_format: str | None = None,
+    links: bool | None = None,
 ) -> ExtractionResult:
     """Main text and article probability of one page.
 
     ``body`` is the raw page (``bytes``, decoded here once: BOM, declared charset, detection) or
     already decoded ``str``. ``extractor`` names the method (``None``: the recommended default);
     ``encoding`` is an encoding already known (e.g. Scrapy's ``response.encoding``). ``threshold``
-    and ``options`` (that extractor's options) override ``config`` for this call. Configuration
-    errors (unknown extractor or option) raise ``ValueError``; nothing about the page ever raises.
+    and ``options`` (that extractor's options) override ``config`` for this call, and so do
+    ``output_format`` ("text", "markdown" or "html": how the main text is written) and ``links``
+    (write its links, in Markdown and HTML). Configuration errors (unknown extractor, option or
+    format) raise ``ValueError``; nothing about the page ever raises.
     """
     config = config or default_config()
     if extractor is not None and extractor != config.extractor:
@@ -52,6 +57,10 @@ def extract(
         config = config.replace(threshold=threshold)
     if options is not None:
         config = config.replace(options={**config.options, config.extractor: options})
+    if output_format is not None and output_format != config.output_format:
+        config = config.replace(output_format=output_format)
+    if links is not None and links != config.links:
+        config = config.replace(links=links)
     return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
 
 
@@ -118,7 +127,7 @@ def extract_with_config(
     """``extract()`` with a ready configuration: the form used in crawls and worker processes."""
     if not isinstance(body, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"body must be bytes or str, got {type(body).__name__}")
-    name = config.extractor
+    name, output_format = config.extractor, config.output_format
     started = time.perf_counter()
     try:
         doc, parsed = read_page(
@@ -126,18 +135,19 @@ def extract_with_config(
             deadline=started + config.time_budget,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
-            return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
+            return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding,
+                                output_format=output_format)
         found = extractors.load(name).extract(doc, config.extractor_options)
+        text = render(doc, found.slots, output_format, links=config.links)
     except LimitExceeded as exc:
-        return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding)
-    except Exception as exc:  # noqa: BLE001 - a bug in a method must not stop a crawl
-        return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300])
+        return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)
+    except Exception as exc:  # noqa: BLE001 - a bug in a method or a writer must not stop a crawl
+        return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300], output_format=output_format)
     used_encoding = doc.encoding
     probability = found.probability
     if not isinstance(probability, (int, float)) or math.isnan(probability):
         probability = 0.0
     probability = min(1.0, max(0.0, float(probability)))
-    text = found.text
     reason = Reason.OK if text else Reason.NO_MAIN_TEXT
     debug = dict(found.debug)
     debug["seconds"] = time.perf_counter() - started
@@ -153,5 +163,6 @@ def extract_with_config(
         encoding=used_encoding,
         language=found.language or doc.lang,
         title=doc.title,
+        output_format=output_format,
         debug=debug,
     )
