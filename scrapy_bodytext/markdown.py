@@ -138,20 +138,28 @@ def _table(el: etree._Element) -> str:
             rows.append(child)
         elif child.tag in ("thead", "tbody", "tfoot"):
             rows.extend(row for row in child if row.tag == "tr")
+    cells_of = [[cell for cell in row if cell.tag in ("td", "th")] for row in rows]
+    if _lays_out(cells_of):
+        blocks = [block for cells in cells_of for cell in cells for block in _blocks(cell)]
+        return _join([("p", caption), *blocks] if caption else blocks, tight=False)
     grid = []
-    for row in rows:
-        cells: list[str] = []
-        for cell in row:
-            if cell.tag in ("td", "th"):
-                cells.append(_cell(cell))
-                cells.extend([""] * (int(cell.get("colspan", "1")) - 1))
-        if cells:
-            grid.append(cells)
+    for cells in filter(None, cells_of):
+        grid.append([])
+        for cell in cells:
+            grid[-1].append(_cell(cell))
+            grid[-1].extend([""] * (int(cell.get("colspan", "1")) - 1))
     if not grid:
         return caption
     width = max(map(len, grid))
     lines = [_row(grid[0], width), "|" + " --- |" * width, *(_row(cells, width) for cells in grid[1:])]
     return "\n\n".join(filter(None, (caption, "\n".join(lines))))
+
+
+def _lays_out(rows: list[list[etree._Element]]) -> bool:
+    """Whether a table only lays out its content: one column, or cells holding code blocks or
+    tables (a pipe table could not show them); it is then written as that content."""
+    return all(len(cells) <= 1 for cells in rows) or any(
+        next(cell.iter("pre", "table"), None) is not None for cells in rows for cell in cells)
 
 
 def _cell(cell: etree._Element) -> str:

@@ -245,9 +245,15 @@ def xml_texts(doc: Document) -> list[str]:
     if texts is None:
         texts = clean_texts(doc)
         if _NOT_XML.search("".join(texts)):
-            texts = [_NOT_XML.sub("", text) for text in texts]
+            texts = [xml_safe(text) for text in texts]
         doc.memo[key] = texts
     return texts
+
+
+def xml_safe(text: str) -> str:
+    """``text`` without the characters XML cannot hold (the control characters that are spaces
+    become spaces, so that words stay apart)."""
+    return _NOT_XML.sub(lambda found: " " if found[0].isspace() else "", text)
 
 
 def _append(out: etree._Element, text: str) -> None:
@@ -294,7 +300,7 @@ def verbatim_text(pre: etree._Element) -> str:
                 parts.append(el.text)
         elif el is not pre and el.tail:
             parts.append(el.tail)
-    text = _NOT_XML.sub("", "".join(parts).replace("\r\n", "\n").replace("\r", "\n"))
+    text = xml_safe("".join(parts).replace("\r\n", "\n").replace("\r", "\n"))
     return text.strip("\n").rstrip()
 
 
@@ -302,6 +308,7 @@ def verbatim_text(pre: etree._Element) -> str:
 def _tidy(root: etree._Element) -> None:
     """Trim the spaces at the ends of lines, drop line breaks at block edges and elements left
     empty, and lay blocks out one per line."""
+    _hoist_spaces(root)
     edges = _Edges()
     _visit(root, edges)
     edges.block_edge()
@@ -318,6 +325,27 @@ def _tidy(root: etree._Element) -> None:
                 child.tail = "\n"
         elif el.text is None and len(el) == 0 and el.tag != "br":
             el.text = ""  # <td></td>, never <td/>: HTML parsers read the latter as an open tag
+
+
+def _hoist_spaces(root: etree._Element) -> None:
+    """Move spaces at the inner edges of inline elements out of them (``a<b> bold </b>b`` becomes
+    ``a <b>bold</b> b``)."""
+    for el in reversed(list(root.iter())):  # inner elements first
+        if el.tag not in INLINE:
+            continue
+        if el.text and el.text[0] == " ":
+            el.text = el.text.lstrip(" ")
+            previous = el.getprevious()
+            before, attribute = (previous, "tail") if previous is not None else (el.getparent(), "text")
+            value = getattr(before, attribute) or ""
+            if not value.endswith(" "):
+                setattr(before, attribute, value + " ")
+        last, attribute = (el[-1], "tail") if len(el) else (el, "text")
+        value = getattr(last, attribute)
+        if value and value[-1] == " ":
+            setattr(last, attribute, value.rstrip(" "))
+            if not (el.tail or "").startswith(" "):
+                el.tail = " " + (el.tail or "")
 
 
 class _Edges:
