@@ -233,7 +233,7 @@ def verdict(result: ExtractionResult, threshold: float) -> str:
 def run_extract(args: argparse.Namespace) -> int:
     config = build_config(
         args.extractor, threshold=args.threshold, time_limit=None,
-        options=parse_options(args.option, [args.extractor]),
+        options=parse_options(args.option, [args.extractor]), output_format=args.output_format, links=args.links,
     )
     sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)
     with ExitStack() as stack:
