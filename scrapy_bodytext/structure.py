@@ -257,12 +257,12 @@ def xml_safe(text: str) -> str:
 
 
 def _append(out: etree._Element, text: str) -> None:
-    """Add ``text`` after the current content of ``out``."""
-    if len(out):
-        last = out[-1]
-        last.tail = (last.tail or "") + text
-    else:
-        out.text = (out.text or "") + text
+    """Add ``text`` after the current content of ``out`` (one space where both have one)."""
+    holder, attribute = (out[-1], "tail") if len(out) else (out, "text")
+    current = getattr(holder, attribute) or ""
+    if text[:1] == " " and current[-1:] == " ":
+        text = text[1:]
+    setattr(holder, attribute, current + text)
 
 
 def link_target(href: str | None, base: str | None) -> str | None:
