@@ -12,7 +12,7 @@ from . import extractors
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document
-from .formats import render
+from .formats import render, shows_text
 from .parse import ParsedPage, parse_html
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .sniff import looks_binary
@@ -148,7 +148,8 @@ def extract_with_config(
     if not isinstance(probability, (int, float)) or math.isnan(probability):
         probability = 0.0
     probability = min(1.0, max(0.0, float(probability)))
-    reason = Reason.OK if text else Reason.NO_MAIN_TEXT
+    has_text = shows_text(doc, found.slots)  # the selection decides, the same in every format
+    reason = Reason.OK if has_text else Reason.NO_MAIN_TEXT
     debug = dict(found.debug)
     debug["seconds"] = time.perf_counter() - started
     if parsed.depth_cut:
@@ -156,7 +157,7 @@ def extract_with_config(
     return ExtractionResult(
         text=text,
         article_probability=probability,
-        is_article=probability >= config.threshold and bool(text),
+        is_article=probability >= config.threshold and has_text,
         extractor=name,
         reason=reason,
         detail=found.detail,
