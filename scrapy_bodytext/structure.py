@@ -52,6 +52,8 @@ _UNSAFE_SCHEMES = frozenset(("javascript", "vbscript", "data"))
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _SPACES = re.compile(r"\s+")
 _MAX_SPAN = 1000
+#: elements kept without text
+_KEPT_EMPTY = frozenset(("br", "td", "th", "tr", "thead", "tbody", "tfoot"))
 _ROOT, _AUTO = -1, -2  # stack keys of the <article> and of elements the walk adds itself
 
 
@@ -140,22 +142,19 @@ class _Walk:
             slot = slots[i]
             path = self.path(owners[slot])
             between = "" if previous is None else joint(doc, slot) if slot == previous + 1 else LINE
-            if path is open_path:  # the same elements as the previous text: nothing to open or close
-                cut = matched = None
-                explained = False
+            if path is open_path:  # the same elements as the previous text, all open
+                explained, matched = False, len(path)
             else:
                 cut, matched = self._common(path)
                 explained = any(entry.name not in INLINE for entry in self.stack[cut:]) or \
                     any(self.name(element) not in INLINE for element in path[matched:])
                 del self.stack[cut:]
             if between in (LINE, CELL):
-                if not explained:
+                if not explained:  # a break no kept element makes: it may close some, to open again
                     self._line_break()
-                    matched = None
+                    matched = self._common(path)[1]
             elif between:
                 self._add_text(between)
-            if matched is None:
-                matched = self._common(path)[1]
             for element in path[matched:]:
                 self._open(element)
             open_path = path
@@ -309,15 +308,13 @@ def _tidy(root: etree._Element) -> None:
     """Trim the spaces at the ends of lines, drop line breaks at block edges and elements left
     empty, and lay blocks out one per line."""
     _hoist_spaces(root)
+    _drop_empty(root)  # before the spaces are trimmed: a dropped element can bring two together
     edges = _Edges()
     _visit(root, edges)
     edges.block_edge()
     for el in edges.drop:
         _remove(el)
-    for el in reversed(list(root.iter())):  # inner elements first
-        if el is not root and el.tag not in ("br", "td", "th", "tr", "thead", "tbody", "tfoot") and len(el) == 0 \
-                and not (el.text or "").strip():
-            _remove(el)
+    _drop_empty(root)  # what held only line breaks at its edges
     for el in root.iter():
         if el.tag in WRAPPERS and el.tag != "tr" and len(el):
             el.text = "\n"
@@ -325,6 +322,13 @@ def _tidy(root: etree._Element) -> None:
                 child.tail = "\n"
         elif el.text is None and len(el) == 0 and el.tag != "br":
             el.text = ""  # <td></td>, never <td/>: HTML parsers read the latter as an open tag
+
+
+def _drop_empty(root: etree._Element) -> None:
+    """Remove the elements without text (table cells and rows excepted: they keep the grid)."""
+    for el in reversed(list(root.iter())):  # inner elements first
+        if el is not root and el.tag not in _KEPT_EMPTY and len(el) == 0 and not (el.text or "").strip():
+            _remove(el)
 
 
 def _hoist_spaces(root: etree._Element) -> None:
@@ -383,7 +387,7 @@ class _Edges:
         self.breaks, self.line_start = [], True
 
     def _last_value(self) -> str:
-        return getattr(*self.last) or "" if self.last else ""
+        return (getattr(*self.last) or "") if self.last else ""
 
     def _trim_last(self) -> None:
         if self.last is not None:

@@ -270,8 +270,8 @@ def test_characters_xml_cannot_hold_never_break_the_html():
 
 
 def test_spaces_sit_outside_inline_elements_and_never_double():
-    assert written("<p>a<b> bold </b>b  <i> x</i><span> </span> y\n\n z</p>", "html") == \
-        "<article>\n<p>a <b>bold</b> b <i>x</i> y z</p>\n</article>"
+    assert written("<p>a<b> bold </b>b  <i> x</i><span> </span> y\n\n z <b> </b> w</p>", "html") == \
+        "<article>\n<p>a <b>bold</b> b <i>x</i> y z w</p>\n</article>"
 
 
 # ----------------------------------------------------------------------------------- the contract
