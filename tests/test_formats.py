@@ -232,8 +232,8 @@ def test_text_that_reads_as_markdown_is_escaped():
 
 def test_links_only_when_asked_absolute_and_never_scripts():
     body = ("<p><a href='/maps/river map(1).html'>map</a> <a href='javascript:alert(1)'>script</a> "
-            "<a href=' JaVa\tScript:x'>script2</a> <a href='#notes'>notes</a> <a href='https://other.example/'>other</a>"
-            " <a>no target</a></p>")
+            "<a href=' JaVa\tScript:x'>script2</a> <a href='#notes'>notes</a> "
+            "<a href='https://other.example/'>other</a> <a>no target</a></p>")
     assert written(body, "markdown") == "map script script2 notes other no target"
     assert written(body, "markdown", links=True) == (
         "[map](https://site.example/maps/river%20map%281%29.html) script script2 "
@@ -251,7 +251,8 @@ def test_html_leaves_out_everything_but_structure():
             "<img src='a.png' onerror='x()'></p><form><input value='no'></form><table border=1>"
             "<tr><td style='x' onclick='y'>cell</td></tr></table></div>")
     html = written(body, "html", links=True)
-    assert html == "<article>\n<h2>Head</h2>\n<p>Text in span font</p>\n<table>\n<tr><td>cell</td></tr>\n</table>\n</article>"
+    assert html == ("<article>\n<h2>Head</h2>\n<p>Text in span font</p>\n<table>\n<tr><td>cell</td></tr>\n"
+                    "</table>\n</article>")
 
 
 def test_elements_out_of_place_are_left_out_with_their_text_kept():

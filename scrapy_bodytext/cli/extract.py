@@ -164,7 +164,8 @@ class ExtractRun:
             return future.result()
         except WorkerLost as exc:
             detail = f"extraction worker {exc}"
-            return FileOutcome(result=empty_result(self.config.extractor, Reason(exc.reason), detail))
+            return FileOutcome(result=empty_result(self.config.extractor, Reason(exc.reason), detail,
+                                                   output_format=self.config.output_format))
         except Exception as exc:  # noqa: BLE001 - reported for this input, the run goes on
             return FileOutcome(problem=f"{type(exc).__name__}: {exc}")
 
