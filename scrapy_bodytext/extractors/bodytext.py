@@ -29,7 +29,6 @@ from urllib.parse import urlsplit
 
 from ..document import HEADING_TAGS, Document
 from ..language import detect_language, splitter, stopwords
-from ..render import render_slots
 from . import Extraction
 from .bodytext_weights import ARTICLE_WEIGHTS, PARAGRAPH_WEIGHTS
 
@@ -229,15 +228,14 @@ def scores_of(paras: Paragraphs, weights: tuple[float, ...] = PARAGRAPH_WEIGHTS)
 def extract(doc: Document, options: Options) -> Extraction:
     paras = paragraphs(doc)
     if not paras.starts:
-        return Extraction("", 0.0, "no text", paras.language)
+        return Extraction((), 0.0, "no text", paras.language)
     doc.check_time()
     scores = scores_of(paras)
     keep = select(paras, scores, options)
     slots = [slot for i in keep for slot in range(paras.starts[i], paras.ends[i])]
-    text = render_slots(doc, slots)
     probability = _logistic(ARTICLE_WEIGHTS, article_features(paras, keep, scores))
     return Extraction(
-        text, probability, f"{len(keep)} of {len(scores)} paragraphs; P(article)={probability:.2f}",
+        slots, probability, f"{len(keep)} of {len(scores)} paragraphs; P(article)={probability:.2f}",
         paras.language, {"paragraphs": len(scores), "kept": len(keep)},
     )
 
