@@ -104,14 +104,14 @@ def readability_method():
     from readability import Document
 
     from scrapy_bodytext.api import load_document
-    from scrapy_bodytext.render import render_ranges
+    from scrapy_bodytext.render import render_slots
 
     config = ExtractConfig()
 
     def run(page) -> Outcome:
         summary = Document(page_text(page)).summary(html_partial=True)
         doc = load_document(summary, config)
-        return peer_outcome(render_ranges(doc, [(0, len(doc.texts))]))
+        return peer_outcome(render_slots(doc, range(len(doc.texts))))
 
     return run
 

@@ -6,12 +6,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from . import extractors
 from .config import ExtractConfig
 from .decoding import decode
 from .document import Document
+from .declarations import read_declarations
+from .formats import render, shows_text
+from .metadata import PageMetadata, read_declared, read_metadata, result_values
 from .parse import ParsedPage, parse_html
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .sniff import looks_binary
@@ -36,14 +40,18 @@ def extract(
     config: ExtractConfig | None = None,
     threshold: float | None = None,
     options: Mapping[str, Any] | None = None,
+    output_format: str | None = None,
+    links: bool | None = None,
 ) -> ExtractionResult:
     """Main text and article probability of one page.
 
     ``body`` is the raw page (``bytes``, decoded here once: BOM, declared charset, detection) or
     already decoded ``str``. ``extractor`` names the method (``None``: the recommended default);
     ``encoding`` is an encoding already known (e.g. Scrapy's ``response.encoding``). ``threshold``
-    and ``options`` (that extractor's options) override ``config`` for this call. Configuration
-    errors (unknown extractor or option) raise ``ValueError``; nothing about the page ever raises.
+    and ``options`` (that extractor's options) override ``config`` for this call, and so do
+    ``output_format`` ("text", "markdown" or "html": how the main text is written) and ``links``
+    (write its links, in Markdown and HTML). Configuration errors (unknown extractor, option or
+    format) raise ``ValueError``; nothing about the page ever raises.
     """
     config = config or default_config()
     if extractor is not None and extractor != config.extractor:
@@ -52,6 +60,10 @@ def extract(
         config = config.replace(threshold=threshold)
     if options is not None:
         config = config.replace(options={**config.options, config.extractor: options})
+    if output_format is not None and output_format != config.output_format:
+        config = config.replace(output_format=output_format)
+    if links is not None and links != config.links:
+        config = config.replace(links=links)
     return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
 
 
@@ -68,9 +80,11 @@ def read_page(
     encoding: str | None = None,
     content_type: str | None = None,
     deadline: float | None = None,
-) -> tuple[Document, ParsedPage]:
+    with_metadata: bool = False,
+) -> tuple[Document, ParsedPage, PageMetadata | None]:
     """Decode (bytes only), parse and clean a page into the ``Document`` every method shares, and
-    tell what parsing took (a replay, a depth cut).
+    tell what parsing took (a replay, a depth cut); ``with_metadata`` also reads the page's metadata
+    from the tree before it is cleaned (None otherwise).
 
     Raises ``LimitExceeded`` carrying the ``Reason`` when the page is skipped (empty, binary, too
     large, undecodable, unparsable, over a limit); ``.encoding`` on it tells what was used.
@@ -100,8 +114,12 @@ def read_page(
         parsed = parse_html(text if markup is None else markup, max_nodes=config.max_nodes, deadline=deadline)
         if parsed is None:
             raise LimitExceeded(Reason.EMPTY, "no elements and no text (only comments, declarations)")
-        doc = Document(parsed.root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline)
-        return doc, parsed
+        root = parsed.root
+        declared = read_declared(root)  # one walk over the declaring tags, before Document() cleans the tree
+        metadata = read_metadata(root, url, declared) if with_metadata else None
+        doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline,
+                       declarations=read_declarations(root, declared))
+        return doc, parsed, metadata
     except LimitExceeded as exc:
         exc.encoding = used_encoding
         raise
@@ -118,27 +136,30 @@ def extract_with_config(
     """``extract()`` with a ready configuration: the form used in crawls and worker processes."""
     if not isinstance(body, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"body must be bytes or str, got {type(body).__name__}")
-    name = config.extractor
+    name, output_format = config.extractor, config.output_format
     started = time.perf_counter()
     try:
-        doc, parsed = read_page(
+        doc, parsed, metadata = read_page(
             body, config, url=url, encoding=encoding, content_type=content_type,
-            deadline=started + config.time_budget,
+            deadline=started + config.time_budget, with_metadata=True,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
-            return empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding)
+            return replace(empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding,
+                                        output_format=output_format),
+                           **result_values(metadata, doc.lang))
         found = extractors.load(name).extract(doc, config.extractor_options)
+        text = render(doc, found.slots, output_format, links=config.links)
     except LimitExceeded as exc:
-        return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding)
-    except Exception as exc:  # noqa: BLE001 - a bug in a method must not stop a crawl
-        return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300])
+        return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)
+    except Exception as exc:  # noqa: BLE001 - a bug in a method or a writer must not stop a crawl
+        return empty_result(name, Reason.ERROR, f"{type(exc).__name__}: {exc}"[:300], output_format=output_format)
     used_encoding = doc.encoding
     probability = found.probability
     if not isinstance(probability, (int, float)) or math.isnan(probability):
         probability = 0.0
     probability = min(1.0, max(0.0, float(probability)))
-    text = found.text
-    reason = Reason.OK if text else Reason.NO_MAIN_TEXT
+    has_text = shows_text(doc, found.slots)  # the selection decides, the same in every format
+    reason = Reason.OK if has_text else Reason.NO_MAIN_TEXT
     debug = dict(found.debug)
     debug["seconds"] = time.perf_counter() - started
     if parsed.depth_cut:
@@ -146,12 +167,12 @@ def extract_with_config(
     return ExtractionResult(
         text=text,
         article_probability=probability,
-        is_article=probability >= config.threshold and bool(text),
+        is_article=probability >= config.threshold and has_text,
         extractor=name,
         reason=reason,
         detail=found.detail,
         encoding=used_encoding,
-        language=found.language or doc.lang,
-        title=doc.title,
+        output_format=output_format,
         debug=debug,
+        **result_values(metadata, found.language or doc.lang),
     )

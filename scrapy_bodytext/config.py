@@ -14,6 +14,9 @@ DEFAULT_THRESHOLD = 0.5
 DEFAULT_MAX_BODY_SIZE = 10 * 1024 * 1024
 DEFAULT_MAX_NODES = 200_000
 DEFAULT_TIME_BUDGET = 5.0
+#: how the main text is written: plain text, Markdown or cleaned HTML (see ``formats``)
+OUTPUT_FORMATS = ("text", "markdown", "html")
+DEFAULT_OUTPUT_FORMAT = "text"
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,8 @@ class ExtractConfig:
 
     ``options`` maps an extractor name to a mapping of its options (see each extractor's
     ``Options``); unknown names or options raise ``ValueError`` here, at configuration time.
+    ``output_format`` (one of ``OUTPUT_FORMATS``) says how the selected main text is written;
+    ``links`` writes its links (Markdown ``[text](url)``, HTML ``<a href>``) in those two formats.
     """
 
     extractor: str = extractors.DEFAULT_EXTRACTOR
@@ -30,6 +35,8 @@ class ExtractConfig:
     max_nodes: int = DEFAULT_MAX_NODES
     time_budget: float = DEFAULT_TIME_BUDGET
     options: Mapping[str, Any] = field(default_factory=dict)
+    output_format: str = DEFAULT_OUTPUT_FORMAT
+    links: bool = False
     #: the ``Options`` instance of ``extractor``, resolved once here (not per page)
     extractor_options: Any = field(init=False, repr=False, compare=False)
 
@@ -43,6 +50,10 @@ class ExtractConfig:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not self.time_budget > 0:
             raise ValueError(f"time_budget must be a positive number of seconds, got {self.time_budget!r}")
+        if self.output_format not in OUTPUT_FORMATS:
+            raise ValueError(f"output_format must be one of {', '.join(OUTPUT_FORMATS)}, got {self.output_format!r}")
+        if not isinstance(self.links, bool):
+            raise ValueError(f"links must be True or False, got {self.links!r}")
         built = {}
         for name, values in dict(self.options).items():
             built[name] = build_options(name, values)

@@ -1,16 +1,14 @@
-"""What a page declares about itself in ``<head>``, ``<meta>`` and JSON-LD: read from the whole tree,
-before scripts and the head are dropped to build the columns."""
+"""What a page declares about itself in ``<head>``, ``<meta>`` and JSON-LD, as the methods weigh it:
+derived from the one walk over the page's declaring tags that page metadata reads too
+(``metadata.read_declared``), done on the whole tree before scripts and the head are dropped."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-#: ``<meta>`` names (lower-cased ``property``/``name``/``itemprop``) that declare a publication date
-_PUBLISHED_KEYS = frozenset(
-    ("article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
-     "sailthru.date", "parsely-pub-date", "og:article:published_time")
-)
+from .metadata import FLAG_PUBLISHED_KEYS, read_declared
+
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 
 
@@ -32,29 +30,23 @@ class Declarations:
     structured_types: frozenset[str] = frozenset()
 
 
-def read_declarations(root) -> Declarations:
-    """The declarations of the page whose tree is ``root`` (its ``<html>``, scripts still in it)."""
-    meta_lang = og_type = None
-    published = False
-    for meta in root.iter("meta"):
-        key = (meta.get("http-equiv") or meta.get("property") or meta.get("name")
-               or meta.get("itemprop") or "").lower()
-        if key == "content-language":
-            meta_lang = (meta.get("content") or "").strip().lower() or None
-        elif key == "og:type":
-            og_type = (meta.get("content") or "").strip().lower() or None
-        elif key in _PUBLISHED_KEYS:
-            published = True
+def read_declarations(root, declared=None) -> Declarations:
+    """The declarations of the page whose tree is ``root`` (its ``<html>``, scripts still in it);
+    ``declared``: the page's ``metadata.read_declared`` walk when already done."""
+    if declared is None:
+        declared = read_declared(root)
+    meta = declared.meta
     types: set[str] = set()
-    for script in root.iter("script"):
-        if (script.get("type") or "").lower() == "application/ld+json" and script.text:
-            types.update(_LD_TYPE_RE.findall(script.text))
-            published = published or "datePublished" in script.text
+    published = any(meta.get(key) for key in FLAG_PUBLISHED_KEYS)
+    for script in declared.scripts:
+        types.update(_LD_TYPE_RE.findall(script))
+        published = published or "datePublished" in script
+    first = lambda key: (declared.first(key) or "").strip().lower() or None  # noqa: E731
     return Declarations(
-        title=" ".join((root.findtext(".//title") or "").split()),
+        title=declared.title,
         lang=(root.get("lang") or root.get("xml:lang") or "").strip().lower() or None,
-        meta_lang=meta_lang,
-        og_type=og_type,
+        meta_lang=first("content-language"),
+        og_type=first("og:type"),
         published=published,
         structured_types=frozenset(types),
     )

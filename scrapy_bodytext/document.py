@@ -80,11 +80,13 @@ class Document:
     """
 
     def __init__(self, root, *, url: str | None = None, encoding: str | None = None,
-                 max_nodes: int = 200_000, deadline: float | None = None):
+                 max_nodes: int = 200_000, deadline: float | None = None,
+                 declarations: Declarations | None = None):
         self.url = url
         self.encoding = encoding
         self.deadline = deadline
-        self.declarations: Declarations = read_declarations(root)  # before the head and scripts go
+        # read before the head and scripts go (unless the caller read them already)
+        self.declarations: Declarations = declarations or read_declarations(root)
         self.memo: dict[Any, Any] = {}
         self._prefix: dict[str, list[int]] = {}
         body = root.find("body")

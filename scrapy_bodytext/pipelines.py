@@ -23,7 +23,7 @@ from scrapy.utils.misc import load_object
 from scrapy.utils.python import global_object_name
 
 from .config import ExtractConfig
-from .executors import Executor, WorkerLost, extract_timed, make_executor, wait_for
+from .executors import Executor, WorkerLost, extract_timed, announce, make_executor, wait_for
 from .middlewares import BodyTextDownloaderMiddleware
 from .result import ExtractionResult, Reason, empty_result
 from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
@@ -94,9 +94,15 @@ class BodyTextPipeline:
     def open_spider(self) -> None:
         self._warn_missing_components()
         self.executor.start()
+        announce(self.executor, self.crawler.settings.get("BODYTEXT_WORKERS"))
 
     async def close_spider(self) -> None:
         await run_in_thread(self.executor.shutdown)
+        counts = getattr(self.executor, "counts", None)
+        if counts is not None:  # worker processes
+            self.stats.set_value("bodytext/workers/pool_size", self.settings.workers)
+            for name in ("started", "recycled", "replaced"):
+                self.stats.set_value(f"bodytext/workers/{name}", getattr(counts, name))
 
     async def process_item(self, item: Any) -> Any:
         page = self.links.pop(item)
@@ -140,7 +146,8 @@ class BodyTextPipeline:
     async def _extract(self, page: Page) -> None:
         config = self._config_for(page.extractor)
         if isinstance(config, str):
-            page.result = empty_result(str(page.extractor), Reason.ERROR, config)
+            page.result = empty_result(str(page.extractor), Reason.ERROR, config,
+                                       output_format=self.settings.extract.output_format)
             page.body = None
             return
         if page.pending is None:
@@ -151,11 +158,13 @@ class BodyTextPipeline:
             result, seconds = await wait_for(page.pending)
         except WorkerLost as exc:
             self.stats.inc_value(f"bodytext/errors/worker_{exc.reason}")
-            result, seconds = empty_result(config.extractor, Reason(exc.reason), f"worker {exc}"), 0.0
+            detail, reason = f"worker {exc}", Reason(exc.reason)
+            result, seconds = empty_result(config.extractor, reason, detail, output_format=config.output_format), 0.0
         except Exception as exc:  # noqa: BLE001 - a failing page must not fail the crawl
             self.stats.inc_value(f"bodytext/errors/{type(exc).__name__}")
             detail = f"{type(exc).__name__}: {exc}"[:300]
-            result, seconds = empty_result(config.extractor, Reason.ERROR, detail), 0.0
+            result = empty_result(config.extractor, Reason.ERROR, detail, output_format=config.output_format)
+            seconds = 0.0
         if page.result is None:  # the first item of the page to resume records the extraction
             page.result, page.seconds = result, seconds
             page.body = page.pending = None

@@ -1,5 +1,5 @@
-"""One text renderer for every method: headings, paragraphs and list items become lines, table cells
-are joined by tabs, inline content by single spaces.
+"""The plain-text writer, one for every method: headings, paragraphs and list items become lines,
+table cells are joined by tabs, inline content by single spaces.
 
 Two text nodes with only inline tags between them and no whitespace (``<strong>Privacy
 focused</strong><span class="block">Notion</span>``) are joined by a space: such elements are
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from .document import Document
 
 #: the renderer's own marks between texts: a line break and a table cell break
-_LINE, _CELL = "\x00", "\x01"
-_MARKS = ("", _CELL, _LINE)
+LINE, CELL = "\x00", "\x01"
+_MARKS = ("", CELL, LINE)
 _CLOSING = frozenset(",.;:!?)]}%»”’…/-–")
 _OPENING = frozenset("([{«“‘¿¡/-–")
 _UNSPACED = re.compile(f"[{UNSPACED_RANGES}]")
@@ -46,8 +46,9 @@ def inline_joint(before: str, after: str, separate_items: bool = False) -> str:
     return " "
 
 
-def _joint(doc: Document, slot: int) -> str:
-    """The mark or space between slot ``slot - 1`` and ``slot`` when both are rendered."""
+def joint(doc: Document, slot: int) -> str:
+    """What goes between slot ``slot - 1`` and ``slot`` when both are written: ``LINE``, ``CELL``, a
+    space or nothing."""
     kind = doc.breaks[slot]
     if kind:
         return _MARKS[kind]
@@ -65,51 +66,34 @@ def _link_of(doc: Document, slot: int) -> int:
     return element
 
 
-def render_ranges(doc: Document, ranges: Iterable[tuple[int, int]]) -> str:
-    """Render the slots in the half-open ``(start, end)`` ranges, given in document order."""
-    texts = _texts(doc)
-    parts: list[str] = []
-    append = parts.append
-    previous_end = None
-    for start, end in ranges:
-        if start >= end:
-            continue
-        append(_joint(doc, start) if start == previous_end else _LINE)  # a gap ends the line
-        append(texts[start])
-        for slot in range(start + 1, end):
-            append(_joint(doc, slot))
-            append(texts[slot])
-        previous_end = end
-    return _finish("".join(parts))
-
-
 def render_slots(doc: Document, slots: Iterable[int]) -> str:
-    """Render an ordered selection of slot indices (gaps end lines)."""
-    texts = _texts(doc)
+    """The plain text of an ordered selection of slot indices: one line per paragraph, heading, list
+    item or table row (cells joined by tabs); a gap in the selection ends the line."""
+    texts = clean_texts(doc)
     parts: list[str] = []
     append = parts.append
     previous = -2
     for slot in slots:
-        append(_joint(doc, slot) if slot == previous + 1 else _LINE)
+        append(joint(doc, slot) if slot == previous + 1 else LINE)
         append(texts[slot])
         previous = slot
     return _finish("".join(parts))
 
 
-def render_elements(doc: Document, elements: Iterable[int]) -> str:
-    """Render the subtrees of ``elements`` (document order; nested ones are merged)."""
-    ranges: list[tuple[int, int]] = []
+def element_slots(doc: Document, elements: Iterable[int]) -> list[int]:
+    """The text slots inside the subtrees of ``elements``, ascending (nested subtrees counted once)."""
+    slots: list[int] = []
     last_end = -1
     for element in sorted(elements):
         start, end = doc.slot_starts[element], doc.slot_ends[element]
         if start < last_end:  # nested inside the previous subtree
             continue
-        ranges.append((start, end))
+        slots.extend(range(start, end))
         last_end = end
-    return render_ranges(doc, ranges)
+    return slots
 
 
-def _texts(doc: Document) -> list[str]:
+def clean_texts(doc: Document) -> list[str]:
     """The page's texts without the characters this module uses as marks (a page may hold them:
     control characters are rare but legal text); checked once per page."""
     key = (__name__, "texts")
@@ -117,17 +101,17 @@ def _texts(doc: Document) -> list[str]:
     if texts is None:
         texts = doc.texts
         joined = "".join(texts)
-        if _LINE in joined or _CELL in joined:
-            texts = [text.replace(_LINE, "").replace(_CELL, "") for text in texts]
+        if LINE in joined or CELL in joined:
+            texts = [text.replace(LINE, "").replace(CELL, "") for text in texts]
         doc.memo[key] = texts
     return texts
 
 
 def _finish(joined: str) -> str:
     lines = []
-    for line in joined.split(_LINE):
-        if _CELL in line:
-            cells = [" ".join(cell.split()) for cell in line.split(_CELL)]
+    for line in joined.split(LINE):
+        if CELL in line:
+            cells = [" ".join(cell.split()) for cell in line.split(CELL)]
             line = "\t".join(cell for cell in cells if cell)
         else:
             line = " ".join(line.split())

@@ -43,7 +43,8 @@ class LimitExceeded(Exception):
 class ExtractionResult:
     """Main text of a page and the probability that the page is an article.
 
-    ``text`` holds one paragraph, heading, list item or table row per line. ``reason`` says why the
+    ``text`` holds the main text in ``output_format``: in "text", one paragraph, heading, list item
+    or table row per line; in "markdown" or "html", those marked up as such. ``reason`` says why the
     result is what it is (``Reason.OK`` for a normal extraction); ``detail`` is a short free-text
     explanation for logs. ``is_article`` applies the threshold that was in force.
     """
@@ -67,6 +68,7 @@ class ExtractionResult:
     tags: tuple[str, ...] = ()
     section: str | None = None
     comments: str = ""  # reader comments, when asked for (never part of ``text``)
+    output_format: str = "text"  # how ``text`` is written: "text", "markdown" or "html"
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, name: str):
@@ -110,9 +112,12 @@ VALUE_NAMES: dict[str, str] = {
     "tags": "tags",
     "section": "section",
     "comments": "comments",
+    "output_format": "output_format",
 }
 
 
-def empty_result(extractor: str, reason: Reason, detail: str = "", *, encoding: str | None = None) -> ExtractionResult:
+def empty_result(
+    extractor: str, reason: Reason, detail: str = "", *, encoding: str | None = None, output_format: str = "text",
+) -> ExtractionResult:
     """The result for a page with nothing to extract: empty text, probability 0."""
-    return ExtractionResult("", 0.0, False, extractor, reason, detail, encoding)
+    return ExtractionResult("", 0.0, False, extractor, reason, detail, encoding, output_format=output_format)

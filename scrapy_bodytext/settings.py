@@ -20,8 +20,10 @@ from . import extractors
 from .config import (
     DEFAULT_MAX_BODY_SIZE,
     DEFAULT_MAX_NODES,
+    DEFAULT_OUTPUT_FORMAT,
     DEFAULT_THRESHOLD,
     DEFAULT_TIME_BUDGET,
+    OUTPUT_FORMATS,
     ExtractConfig,
 )
 from .executors import default_workers
@@ -53,6 +55,8 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_FIELDS": "default",
     "BODYTEXT_TEXT_FIELD": "main_text",
     "BODYTEXT_PROBABILITY_FIELD": "article_probability",
+    "BODYTEXT_OUTPUT_FORMAT": DEFAULT_OUTPUT_FORMAT,
+    "BODYTEXT_OUTPUT_LINKS": False,
     "BODYTEXT_ITEM_CLASSES": [],
     "BODYTEXT_REJECTED_FEED": None,
     "BODYTEXT_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
@@ -109,10 +113,12 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     max_body_size = reader.get("BODYTEXT_MAX_BODY_SIZE", _integer(1))
     max_nodes = reader.get("BODYTEXT_MAX_NODES", _integer(1))
     time_budget = reader.get("BODYTEXT_TIME_BUDGET", _number(0.0, None, open_low=True))
+    output_format = reader.get("BODYTEXT_OUTPUT_FORMAT", _choice(OUTPUT_FORMATS))
+    links = reader.get("BODYTEXT_OUTPUT_LINKS", _boolean)
     try:
         config = ExtractConfig(
             extractor=extractor, threshold=threshold, max_body_size=max_body_size, max_nodes=max_nodes,
-            time_budget=time_budget, options=options,
+            time_budget=time_budget, options=options, output_format=output_format, links=links,
         )
     except ValueError as exc:  # options of an extractor: the config names the extractor and option
         raise BodyTextSettingError(f"BODYTEXT_EXTRACTOR_OPTIONS: {exc}") from None

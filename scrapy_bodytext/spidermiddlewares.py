@@ -65,7 +65,7 @@ class Page:
         if TOO_LARGE_FLAG in response.flags:
             name = page.extractor if isinstance(page.extractor, str) else settings.extract.extractor
             detail = f"{len(response.body)} bytes > BODYTEXT_MAX_BODY_SIZE {settings.extract.max_body_size}"
-            page.result = empty_result(name, Reason.TOO_LARGE, detail)
+            page.result = empty_result(name, Reason.TOO_LARGE, detail, output_format=settings.extract.output_format)
             page.body = None
         return page
 

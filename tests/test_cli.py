@@ -88,6 +88,25 @@ def test_extract_json_has_one_object_per_input(capsys, article_file, tmp_path):
     assert "the village council" in rows[0]["text"]
 
 
+def test_the_output_format_and_links(capsys, tmp_path):
+    """--format writes the same selection as Markdown or HTML, --links its links made absolute against
+    --url; JSON says which format the text is in."""
+    page = tmp_path / "page.html"
+    page.write_text(ARTICLE.replace("<p>", '<p>See <a href="/maps/river">the map</a>. ', 1), encoding="utf-8")
+    url = ("--url", "https://example.org/news/flood.html")
+    code, plain, _ = run(capsys, "extract", "--json", *url, str(page))
+    code, markdown, _ = run(capsys, "extract", "--json", "--format", "markdown", "--links", *url, str(page))
+    assert code == 0
+    plain, markdown = json.loads(plain), json.loads(markdown)
+    assert (plain["output_format"], markdown["output_format"]) == ("text", "markdown")
+    assert "# The bridge is under water\n\nSee [the map](https://example.org/maps/river). The river" in markdown["text"]
+    assert markdown["text"].replace("# ", "").replace("[the map](https://example.org/maps/river)", "the map") \
+        == plain["text"].replace("\n", "\n\n")
+    assert markdown["article_probability"] == plain["article_probability"]
+    code, html, _ = run(capsys, "extract", "-q", "--format", "html", str(page))
+    assert code == 0 and html.startswith("<article>\n<h1>The bridge is under water</h1>\n<p>See the map. The river")
+
+
 def test_threshold_and_extractor_are_passed_on(capsys, article_file):
     present, _ = available_extractors()
     for name in present:
@@ -138,6 +157,7 @@ def test_missing_file_is_reported_and_the_others_still_run(capsys, article_file,
     (["--option", "novalue"], "expects KEY=VALUE"),
     (["--option", "no_such_option=1"], "has no option 'no_such_option'"),
     (["--option", "nosuch.x=1"], "unknown extractor 'nosuch'"),
+    (["--format", "pdf"], "invalid choice: 'pdf'"),
 ])
 def test_bad_arguments_exit_2_with_a_clear_message(capsys, article_file, args, message):
     code, out, err = run(capsys, "extract", *args, str(article_file))

@@ -277,7 +277,7 @@ def test_progress_shows_on_a_terminal_while_the_output_goes_to_a_file(tree, tmp_
 def test_worker_count_follows_the_request_and_keeps_small_runs_in_process():
     assert worker_count(None, 1) == 1
     assert worker_count(None, INPUTS_PER_WORKER - 1) == 1  # starting a worker would cost more than it saves
-    assert worker_count(None, 100 * INPUTS_PER_WORKER) == max(1, usable_cpus())
+    assert worker_count(None, 100 * INPUTS_PER_WORKER) == max(1, usable_cpus().count)
     assert worker_count(4, 2) == 2  # never more workers than inputs
     assert worker_count(3, 1000) == 3
 

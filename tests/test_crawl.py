@@ -69,11 +69,12 @@ def assert_accounted(crawl: Crawl, items_in: int) -> None:
     assert crawl.stored + crawl.dropped == items_in
 
 
-def core_result(site: SiteServer, url: str) -> ExtractionResult:
-    """What extract() says of the page served at ``url``, given the encoding Scrapy chooses for it."""
+def core_result(site: SiteServer, url: str, **options) -> ExtractionResult:
+    """What extract() says of the page served at ``url``, given the encoding Scrapy chooses for it
+    (``options``: other arguments of extract())."""
     body, content_type = site.pages[urlsplit(url).path]
     encoding = HtmlResponse(url, body=body, headers={"Content-Type": content_type}).encoding
-    return extract(body, url=url, encoding=encoding, content_type=content_type)
+    return extract(body, url=url, encoding=encoding, content_type=content_type, **options)
 
 
 def dropped_pages(crawl: Crawl) -> set[str]:
@@ -228,6 +229,26 @@ def test_metadata_fields_with_one_setting(site, tmp_path):
             value = expected.value(name)
             assert item[name] == (list(value) if isinstance(value, tuple) else value), name
         assert isinstance(item["authors"], list) and isinstance(item["tags"], list)
+
+
+@pytest.mark.parametrize(("output_format", "workers"), [("markdown", 0), ("html", 2)])
+def test_the_output_format_and_links_by_settings(site, tmp_path, output_format, workers):
+    """Items carry the main text in the configured format, as extract() writes it, in the crawl's
+    threads and in worker processes alike."""
+    crawl = run_crawl(tmp_path, settings={
+        "ADDONS": ADDON, "BODYTEXT_OUTPUT_FORMAT": output_format, "BODYTEXT_OUTPUT_LINKS": True,
+        "BODYTEXT_FIELDS": "main_text,article_probability,output_format", "BODYTEXT_WORKERS": workers,
+    }, start=site.url("/index.html"))
+    assert_clean(crawl)
+    assert ARTICLES <= {path_of(item) for item in crawl.items}
+    for item in crawl.items:
+        expected = core_result(site, item["url"], output_format=output_format, links=True)
+        assert (item["main_text"], item["output_format"]) == (expected.text, output_format)
+        assert item["article_probability"] == core_result(site, item["url"]).article_probability
+    harbour = next(item["main_text"] for item in crawl.items if path_of(item) == "/article-harbour.html")
+    heading = {"markdown": "\n## Stone from the old quarry\n", "html": "\n<h2>Stone from the old quarry</h2>\n"}
+    assert heading[output_format] in harbour
+    assert output_format != "html" or (harbour.startswith("<article>") and harbour.endswith("</article>"))
 
 
 def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, tmp_path):

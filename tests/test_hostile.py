@@ -20,7 +20,7 @@ from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.extractors import EXTRACTORS, names
 from scrapy_bodytext.parse import MAX_ATTRIBUTES, MAX_DEPTH
-from scrapy_bodytext.render import render_ranges
+from scrapy_bodytext.render import render_slots
 from scrapy_bodytext.result import ExtractionResult, LimitExceeded, Reason
 
 #: generous per-page bound so CI stays stable (the per-page budget is 5 s; methods check it between stages)
@@ -258,7 +258,7 @@ def test_deep_nesting_is_flattened_not_lost():
             + "<p>after the deep part</p></body></html>")
     doc = load_document(html.encode(), ExtractConfig())
     assert doc.max_depth <= MAX_DEPTH
-    assert render_ranges(doc, [(0, len(doc.texts))]).splitlines() == ["before the deep part", "deep inside", "after the deep part"]
+    assert render_slots(doc, range(len(doc.texts))).splitlines() == ["before the deep part", "deep inside", "after the deep part"]
 
 
 @pytest.mark.parametrize("method", METHODS)

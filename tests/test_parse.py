@@ -10,7 +10,7 @@ import pytest
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.parse import MAX_ATTRIBUTES, MAX_DEPTH, has_long_tag, parse_html
-from scrapy_bodytext.render import render_ranges
+from scrapy_bodytext.render import render_slots
 from scrapy_bodytext.result import LimitExceeded, Reason
 
 SENTENCE = "The council approved the budget on Monday after a long debate about schools and roads."
@@ -69,7 +69,7 @@ def test_nul_characters_are_dropped_and_the_renderers_marks_never_reach_the_text
     doc = load_document(page("<p>a\x00b</p><p>c\x01d</p><table><tr><td>e\x01</td><td>f</td></tr></table>"),
                         ExtractConfig())
     assert doc.texts[0] == "ab"  # as browsers do
-    assert render_ranges(doc, [(0, len(doc.texts))]).splitlines() == ["ab", "cd", "e\tf"]
+    assert render_slots(doc, range(len(doc.texts))).splitlines() == ["ab", "cd", "e\tf"]
 
 
 def test_an_unclosed_title_ends_at_its_line():

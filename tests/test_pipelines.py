@@ -70,9 +70,9 @@ def register_extractor(monkeypatch, name, run):
 def scripted(doc, options):
     """A method whose verdict the page states (a paragraph "p=0.9"), so that these tests exercise the
     pipeline whatever the quality of the real methods."""
-    texts = [text for text in doc.texts if not text.startswith("p=")]
+    slots = [slot for slot, text in enumerate(doc.texts) if not text.startswith("p=")]
     probability = next((float(text[2:]) for text in doc.texts if text.startswith("p=")), 0.0)
-    return extractors.Extraction("\n".join(texts), probability)
+    return extractors.Extraction(slots, probability)
 
 
 def scripted_page(probability: float) -> bytes:
@@ -260,22 +260,21 @@ def test_a_typed_item_lacking_the_fields_gets_one_error_naming_them(caplog):
 
 
 @pytest.fixture
-def upper_extractor(monkeypatch):
-    """A second method: the page's text in capitals, probability 0.8."""
-    register_extractor(monkeypatch, "upper", lambda doc, options: extractors.Extraction(
-        " ".join(doc.texts).upper(), 0.8))
-    return "upper"
+def last_text_extractor(monkeypatch):
+    """A second method: the page's last text only, probability 0.8."""
+    register_extractor(monkeypatch, "last", lambda doc, options: extractors.Extraction([len(doc.texts) - 1], 0.8))
+    return "last"
 
 
-def test_the_meta_extractor_is_used_for_that_page(upper_extractor):
+def test_the_meta_extractor_is_used_for_that_page(last_text_extractor):
     pipeline = make_pipeline()
     chosen, default = {}, {}
-    process(pipeline, (chosen, new_page(extractor=upper_extractor)), (default, new_page()),
-            ({}, new_page(extractor=upper_extractor)))
-    assert chosen["main_text"].isupper() and chosen["article_probability"] == 0.8
-    assert not default["main_text"].isupper() and default["article_probability"] == 0.9
+    process(pipeline, (chosen, new_page(extractor=last_text_extractor)), (default, new_page()),
+            ({}, new_page(extractor=last_text_extractor)))
+    assert chosen["main_text"] == "Second one." and chosen["article_probability"] == 0.8
+    assert default["main_text"] == "First paragraph.\nSecond one." and default["article_probability"] == 0.9
     found = stats(pipeline)
-    assert found["bodytext/extractor/upper"] == 2 and found["bodytext/extractor/scripted"] == 1
+    assert found["bodytext/extractor/last"] == 2 and found["bodytext/extractor/scripted"] == 1
     assert len(pipeline._configs) == 1  # one derived configuration per name
 
 

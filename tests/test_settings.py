@@ -34,10 +34,11 @@ def test_defaults_give_the_core_defaults():
 def test_values_reach_the_extract_config():
     loaded = load_settings(Settings({
         "BODYTEXT_ARTICLE_THRESHOLD": 0.7, "BODYTEXT_MAX_BODY_SIZE": 1000, "BODYTEXT_MAX_NODES": 50,
-        "BODYTEXT_TIME_BUDGET": 2,
+        "BODYTEXT_TIME_BUDGET": 2, "BODYTEXT_OUTPUT_FORMAT": "html", "BODYTEXT_OUTPUT_LINKS": True,
     }))
     assert (loaded.extract.threshold, loaded.extract.max_body_size) == (0.7, 1000)
     assert (loaded.extract.max_nodes, loaded.extract.time_budget) == (50, 2.0)
+    assert (loaded.extract.output_format, loaded.extract.links) == ("html", True)
 
 
 def test_command_line_strings_are_accepted():
@@ -45,7 +46,9 @@ def test_command_line_strings_are_accepted():
         "BODYTEXT_ARTICLE_THRESHOLD": "0.25", "BODYTEXT_DROP_NON_ARTICLES": "false", "BODYTEXT_ENABLED": "1",
         "BODYTEXT_STATUS_CODES": "200,203", "BODYTEXT_THREADS": "3", "BODYTEXT_ON_FAILURE": "Store",
         "BODYTEXT_CONTENT_TYPES": "text/html", "BODYTEXT_EXTRACTOR_OPTIONS": '{"bodytext": {}}',
+        "BODYTEXT_OUTPUT_FORMAT": " Markdown", "BODYTEXT_OUTPUT_LINKS": "yes",
     }))
+    assert (loaded.extract.output_format, loaded.extract.links) == ("markdown", True)
     assert loaded.extract.threshold == 0.25
     assert loaded.drop_non_articles is False and loaded.enabled is True
     assert loaded.status_codes == {200, 203} and loaded.content_types == {"text/html"}
@@ -167,6 +170,9 @@ def test_unknown_names_with_the_setting_a_typo_meant(name, meant):
     ("BODYTEXT_WORKERS", -1),
     ("BODYTEXT_WORKER_MAX_TASKS", 0),
     ("BODYTEXT_WORKER_TIMEOUT", "soon"),
+    ("BODYTEXT_OUTPUT_FORMAT", "pdf"),
+    ("BODYTEXT_OUTPUT_FORMAT", None),
+    ("BODYTEXT_OUTPUT_LINKS", "maybe"),
 ])
 def test_an_invalid_value_raises_naming_the_setting(name, value):
     with pytest.raises(BodyTextSettingError, match=rf"^{name}: ") as raised:

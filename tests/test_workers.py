@@ -18,8 +18,9 @@ from http_server import SITE, SiteServer, site_pages
 
 from scrapy_bodytext import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
+from scrapy_bodytext.cpus import UsableCpus, cgroup_quota, usable_cpus
 from scrapy_bodytext.executors import ProcessExecutor, default_workers
-from scrapy_bodytext.settings import load_settings
+from scrapy_bodytext.settings import DEFAULTS, load_settings
 
 #: every Nth page of the dev corpus (index order: articles of five sources, then non-articles)
 CORPUS_STEP = 40
@@ -42,13 +43,53 @@ def assert_finished_and_accounted(crawl: Crawl) -> None:
 
 # --- the default and the pool's life ---------------------------------------------------------------
 
-@pytest.mark.parametrize(("cpus", "workers"), [(1, 0), (2, 1), (3, 2), (5, 4), (64, executors.MAX_DEFAULT_WORKERS)])
-def test_the_default_is_one_worker_per_cpu_beyond_the_crawl_s_own(monkeypatch, cpus, workers):
-    monkeypatch.setattr(executors, "usable_cpus", lambda: cpus)
+@pytest.mark.parametrize(("affinity", "quota", "workers"), [
+    (1, None, 0), (2, None, 2), (3, None, 3), (64, None, 64), (64, 4.0, 4), (64, 2.5, 3), (8, 0.5, 0), (2, 16.0, 2),
+])
+def test_auto_is_one_worker_per_usable_cpu(monkeypatch, affinity, quota, workers):
+    monkeypatch.setattr(executors, "usable_cpus", lambda: UsableCpus(affinity, quota))
     assert default_workers() == workers
     assert load_settings({}).workers == workers
     assert load_settings({"BODYTEXT_WORKERS": "auto"}).workers == workers
     assert load_settings({"BODYTEXT_WORKERS": "3"}).workers == 3
+
+
+def cgroup_tree(tmp_path: Path, memberships: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A cgroup mount and a membership file like /proc/self/cgroup, as real files."""
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    listed = tmp_path / "memberships"
+    listed.write_text(memberships)
+    return root, listed
+
+
+@pytest.mark.parametrize(("memberships", "files", "quota"), [
+    # v2: the tightest quota along the path counts (a parent's limit binds its children)
+    ("0::/pod/crawler\n", {"pod/crawler/cpu.max": "max 100000\n", "pod/cpu.max": "150000 100000\n",
+                           "cpu.max": "400000 100000\n"}, 1.5),
+    # v2 inside a container: the mount is the container's own cgroup
+    ("0::/\n", {"cpu.max": "200000 100000\n"}, 2.0),
+    ("0::/\n", {"cpu.max": "max 100000\n"}, None),
+    # v1: a tree per controller
+    ("4:cpu,cpuacct:/docker/abc\n1:name=systemd:/\n",
+     {"cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "300000\n", "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n"},
+     3.0),
+    ("4:cpu,cpuacct:/\n", {"cpu,cpuacct/cpu.cfs_quota_us": "-1\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, None),
+    # nothing readable: no quota
+    ("0::/gone\n", {}, None),
+])
+def test_the_cgroup_cpu_quota_is_found_in_v1_and_v2_trees(tmp_path, memberships, files, quota):
+    root, listed = cgroup_tree(tmp_path, memberships, files)
+    assert cgroup_quota(root, listed) == quota
+
+
+def test_usable_cpus_says_what_it_found():
+    assert str(UsableCpus(8, 1.5)) == "2 usable CPUs (affinity 8, cgroup CPU quota 1.5)"
+    assert str(UsableCpus(1, None)) == "1 usable CPU (affinity 1, no cgroup CPU quota)"
+    found = usable_cpus()
+    assert 1 <= found.count <= found.affinity <= (os.cpu_count() or 1)
 
 
 def test_the_pool_starts_its_workers_at_start_and_stops_them_at_shutdown():
@@ -59,12 +100,12 @@ def test_the_pool_starts_its_workers_at_start_and_stops_them_at_shutdown():
         deadline = time.monotonic() + 30
         while len(set(multiprocessing.active_children()) - before) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        workers = set(multiprocessing.active_children()) - before
-        assert len(workers) == 2
+        pids = {worker.pid for worker in set(multiprocessing.active_children()) - before}
+        assert len(pids) == 2
         assert pool.context.get_start_method() in ("forkserver", "spawn")  # never a fork of a running reactor
     finally:
         pool.shutdown()
-    assert not any(worker.is_alive() for worker in workers)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)  # exited and reaped
 
 
 # --- identical results ---------------------------------------------------------------------------
@@ -88,6 +129,17 @@ def test_workers_store_and_drop_exactly_what_in_process_extraction_does(tmp_path
     for crawl in crawls.values():
         assert_finished_and_accounted(crawl)
         assert crawl.stat("bodytext/pages/extracted") == len(pages)
+    # one INFO line says where pages are extracted and why; the pool's life is in the stats
+    assert "Extraction in 1 thread of the crawl's process (BODYTEXT_WORKERS = 0)" in crawls["in-process"].log
+    pool_line = [line for line in crawls["workers"].log.splitlines() if "Extraction in " in line]
+    assert len(pool_line) == 1 and " INFO: " in pool_line[0]
+    assert "Extraction in 2 worker processes (" in pool_line[0] and "(BODYTEXT_WORKERS = 2)" in pool_line[0]
+    assert "replaced after 5 pages" in pool_line[0]
+    pool = crawls["workers"].stats_under("bodytext/workers/")
+    assert pool["bodytext/workers/pool_size"] == 2 and pool["bodytext/workers/replaced"] == 0
+    # every worker is recycled after its 5th page, except the two last ones if they got fewer
+    assert (len(pages) - 2 * 4) // 5 <= pool["bodytext/workers/recycled"] <= len(pages) // 5
+    assert pool["bodytext/workers/started"] == 2 + pool["bodytext/workers/recycled"]
     in_process, workers = outcomes(crawls["in-process"]), outcomes(crawls["workers"])
     assert in_process[0] and in_process[1]  # both outcomes occur, so the comparison means something
     assert workers == in_process
@@ -199,3 +251,13 @@ def test_a_worker_that_hangs_or_dies_costs_one_page_and_the_crawl_goes_on(tmp_pa
     assert lost_url not in stored and lost_url not in dropped
     assert len(stored) + len(dropped) == crawl.stat("bodytext/responses/tagged") - 1
     assert server.url("/after.html") in stored.keys() | dropped
+
+
+def test_scaling_docs_give_every_pool_setting_with_its_default():
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "scaling.md").read_text(encoding="utf-8")
+    for name in ("BODYTEXT_WORKERS", "BODYTEXT_THREADS", "BODYTEXT_WORKER_MAX_TASKS", "BODYTEXT_WORKER_TIMEOUT"):
+        default = DEFAULTS[name]
+        shown = f'"{default}"' if isinstance(default, str) else repr(default)
+        assert f"| `{name}` | `{shown}` |" in docs, name
+    for stat in ("pool_size", "started", "recycled", "replaced"):
+        assert f"`bodytext/workers/{stat}`" in docs, stat

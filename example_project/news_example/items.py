@@ -6,11 +6,14 @@ import scrapy
 
 
 class PageItem(scrapy.Item):
-    """One crawled page. The spider fills ``url``, ``title`` and ``language``; scrapy-bodytext fills
-    ``main_text`` and ``article_probability`` (a typed item must declare the fields the plugin writes)."""
+    """One crawled page. The spider fills ``url``; scrapy-bodytext fills the rest: ``main_text``,
+    ``article_probability`` and the page metadata named by ``BODYTEXT_FIELDS`` in the project's
+    settings (a typed item must declare the fields the plugin writes)."""
 
     url = scrapy.Field()
     title = scrapy.Field()
     language = scrapy.Field()
+    published = scrapy.Field()
+    authors = scrapy.Field()
     main_text = scrapy.Field()
     article_probability = scrapy.Field()

@@ -8,6 +8,8 @@ NEWSPIDER_MODULE = "news_example.spiders"
 
 # Main text and article probability for every stored item; non-articles are dropped.
 ADDONS = {"scrapy_bodytext.Addon": 0}
+# The values scrapy-bodytext writes into each item (the default is main_text and article_probability):
+BODYTEXT_FIELDS = ["main_text", "article_probability", "title", "published", "authors", "language"]
 
 # Storage after scrapy-bodytext (its pipeline runs at 200): only articles ever reach the database.
 ITEM_PIPELINES = {"news_example.pipelines.SQLiteArticlesPipeline": 300}

@@ -32,6 +32,12 @@ STYLE = """body{font-family:Georgia,serif;margin:0;color:#222}.masthead,.primary
 .ad{background:#f3f3f3;text-align:center;font-size:.8rem}.teaser{border-bottom:1px solid #ddd}"""
 
 
+#: ways an article page states its metadata: schema.org JSON-LD, Open Graph / ``article:*`` meta tags,
+#: or only what readers see (the byline and a dated line, no ``<time datetime>``); every page also
+#: has its ``<title>`` (with the site name), ``<h1>`` and ``<html lang>``
+METADATA_STYLES = ("json-ld", "meta", "byline")
+
+
 @dataclass(frozen=True)
 class Article:
     slug: str
@@ -44,6 +50,7 @@ class Article:
     caption: str
     lang: str
     encoding: str
+    declares: str  # how the page states title, date, author and language: see METADATA_STYLES
     blocks: tuple[tuple[str, object], ...]
     comments: tuple[tuple[str, str], ...]
 
@@ -70,6 +77,7 @@ def parse_article(source: Path) -> Article:
         caption=meta["caption"],
         lang=meta.get("lang", "en"),
         encoding=meta.get("encoding", "utf-8"),
+        declares=meta["declares"],
         blocks=tuple(parse_block(chunk) for chunk in re.split(r"\n\s*\n", body.strip())),
         comments=tuple(tuple(line.split(" | ", 1)) for line in comments.strip().splitlines() if line),
     )
@@ -284,6 +292,35 @@ def related_articles(article: Article, articles: list[Article]) -> list[Article]
     return sorted((a for a in articles if a is not article), key=score, reverse=True)[:3]
 
 
+def metadata_head(article: Article, url: str) -> str:
+    """The ``<head>`` lines declaring the article's metadata, in the article's style."""
+    lines = [f'<meta name="description" content="{esc(article.standfirst)}">']
+    if article.declares == "json-ld":
+        ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle", "headline": article.title,
+                         "datePublished": article.published.isoformat(), "inLanguage": article.lang,
+                         "author": {"@type": "Person", "name": article.author},
+                         "publisher": {"@type": "NewsMediaOrganization", "name": SITE_NAME}, "url": url},
+                        ensure_ascii=True)
+        lines.append(f'<script type="application/ld+json">{ld}</script>')
+    elif article.declares == "meta":
+        lines += ['<meta property="og:type" content="article">',
+                  f'<meta property="og:title" content="{esc(article.title)}">',
+                  f'<meta property="og:site_name" content="{SITE_NAME}">',
+                  f'<meta property="article:published_time" content="{article.published.isoformat()}">',
+                  f'<meta name="author" content="{esc(article.author)}">']
+    elif article.declares != "byline":
+        raise ValueError(f"{article.slug}: declares must be one of {', '.join(METADATA_STYLES)}")
+    return "".join(line + "\n" for line in lines)
+
+
+def shown_date(article: Article) -> str:
+    """The date in the byline: a ``<time datetime>`` element, or only text on ``byline`` pages."""
+    shown = esc(format_date(article.published, article.lang))
+    if article.declares == "byline":
+        return f'<span class="date">{shown}</span>'
+    return f'<time datetime="{article.published.isoformat()}">{shown}</time>'
+
+
 def article_page(article: Article, articles: list[Article], popular: list[Article]) -> str:
     ui, root = UI[article.lang], "../"
     sep, dot = ui["sep"], ui["dot"]
@@ -291,19 +328,12 @@ def article_page(article: Article, articles: list[Article], popular: list[Articl
     url = f"https://ledger.example/{article.path}"
     related = "".join(f"<li>{teaser(a, root, image=False)}</li>" for a in related_articles(article, articles))
     tags = "".join(f'<li><a href="{root}tag/{t}.html">{esc(t.replace("-", " "))}</a></li>' for t in article.tags)
-    ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle", "headline": article.title,
-                     "datePublished": article.published.isoformat(), "author": {"@type": "Person",
-                                                                               "name": article.author}},
-                    ensure_ascii=True)
-    head = (f'<meta name="description" content="{esc(article.standfirst)}">\n'
-            f'<meta property="og:type" content="article">\n<meta property="og:title" content="{esc(article.title)}">\n'
-            f'<meta property="article:published_time" content="{article.published.isoformat()}">\n'
-            f'<script type="application/ld+json">{ld}</script>\n')
+    head = metadata_head(article, url)
     main = f"""<article class="story">
 <nav class="breadcrumbs"><a href="{root}index.html">{esc(ui["sections"]["home"])}</a> {sep} <a href="{root}section/{article.section}.html">{esc(section)}</a></nav>
 <h1>{esc(article.title)}</h1>
 <p class="standfirst">{esc(article.standfirst)}</p>
-<div class="byline"><span class="author">{esc(ui["by"].format(author=article.author))}</span> {dot} <time datetime="{article.published.isoformat()}">{esc(format_date(article.published, article.lang))}</time> {dot} <span>{esc(ui["read_time"].format(minutes=reading_minutes(article)))}</span></div>
+<div class="byline"><span class="author">{esc(ui["by"].format(author=article.author))}</span> {dot} {shown_date(article)} {dot} <span>{esc(ui["read_time"].format(minutes=reading_minutes(article)))}</span></div>
 {share_bar(ui, url)}
 <figure class="lead-image"><img src="{root}media/{article.slug}.jpg" alt="{esc(article.caption)}"><figcaption>{esc(article.caption)} <span class="credit">{esc(ui["photo"])}</span></figcaption></figure>
 <div class="article-body">
@@ -373,7 +403,8 @@ def manifest_entry(article: Article, articles: list[Article]) -> dict:
         boilerplate["inline_advertisement"] = ui["ad_inline_offer"]
     return {
         "path": article.path, "kind": "article", "lang": article.lang, "encoding": article.encoding,
-        "title": article.title, "first_paragraph": paragraphs[0], "last_paragraph": paragraphs[-1],
+        "title": article.title, "published": article.published.isoformat(), "authors": [article.author],
+        "declares": article.declares, "first_paragraph": paragraphs[0], "last_paragraph": paragraphs[-1],
         "boilerplate": boilerplate,
     }
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__, extractors
-from ..config import DEFAULT_THRESHOLD
+from ..config import DEFAULT_OUTPUT_FORMAT, DEFAULT_THRESHOLD, OUTPUT_FORMATS
 from .inputs import DEFAULT_GLOBS
 from .options import UsageError
 
@@ -42,6 +42,7 @@ def _seconds(text: str) -> float:
 
 EXTRACT_EXAMPLES = """examples:
   scrapy-bodytext extract page.html
+  scrapy-bodytext extract --format markdown --links --url https://example.org/a.html a.html
   scrapy-bodytext extract --json -o texts.jsonl pages/          # a folder, searched recursively
   find . -name '*.htm' | scrapy-bodytext extract --json -i -    # paths from stdin
   curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ -
@@ -113,7 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("--extractor", default=extractors.DEFAULT_EXTRACTOR, metavar="NAME",
                          help=f"method: {', '.join(extractors.names())} (default {extractors.DEFAULT_EXTRACTOR})")
     _add_config_arguments(extract)
-    extract.add_argument("--url", help="URL of the page(s), for methods that use it")
+    extract.add_argument("--format", dest="output_format", choices=OUTPUT_FORMATS, default=DEFAULT_OUTPUT_FORMAT,
+                         help="how the main text is written: plain text, Markdown or the cleaned HTML of the "
+                              f"main content (default {DEFAULT_OUTPUT_FORMAT})")
+    extract.add_argument("--links", action="store_true",
+                         help="with --format markdown or html, also write the links (URLs made absolute "
+                              "against --url when given)")
+    extract.add_argument("--url", help="URL of the page(s), for methods that use it and for absolute links")
     extract.add_argument("--encoding", type=_encoding, metavar="ENCODING",
                          help="encoding of the input(s) when known, e.g. utf-8, windows-1252, shift_jis "
                               "(otherwise detected)")
@@ -135,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--extractor", action="append", metavar="NAME",
                           help="extractor to evaluate (repeatable; default: every registered one)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    evaluate.add_argument("--metadata", action="store_true",
+                          help="score page metadata instead (title, authors, dates, ...) on the pages with "
+                               "metadata labels, beside trafilatura and htmldate when installed")
     _add_config_arguments(evaluate)
     evaluate.add_argument("--time-limit", type=_seconds, metavar="S",
                           help="time budget per page in seconds; pages over it are reported (default 5)")

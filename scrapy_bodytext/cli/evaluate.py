@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from functools import partial
 from pathlib import Path
 
 from .. import extractors
@@ -46,6 +48,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     folder = Path(args.corpus)
     if not (folder / "index.jsonl").is_file():
         raise UsageError(f"{folder}: not a corpus folder (no index.jsonl; see the README, 'Corpus format')")
+    if args.metadata:
+        return run_metadata_evaluation(args, folder)
     names, missing = selected_extractors(args.extractor)
     options = parse_options(args.option, names)
     configs = {
@@ -83,3 +87,42 @@ def run_evaluate(args: argparse.Namespace) -> int:
         if missing:
             print(f"\nNot available in this installation: {', '.join(missing)}")
     return FAILED if any(f.get("failure") for f in figures.values()) else OK
+
+
+def run_metadata_evaluation(args: argparse.Namespace, folder: Path) -> int:
+    """``evaluate --metadata``: our metadata (through ``extract()``, the first ``--extractor`` or the
+    default) and the peers', on the pages that carry metadata labels."""
+    from ..evaluation.metadata import (
+        MetadataMethod, format_metadata_evaluation, labelled, our_metadata_runner, peer_methods, run_metadata,
+        summarize_metadata,
+    )
+
+    name = (args.extractor or [extractors.DEFAULT_EXTRACTOR])[0]
+    if len(args.extractor or ()) > 1:
+        raise UsageError("--metadata takes at most one --extractor")
+    selected_extractors([name])
+    config = build_config(name, threshold=args.threshold, time_limit=args.time_limit,
+                          options=parse_options(args.option, [name]))
+    try:
+        pages = labelled(iter_corpus(folder))
+    except CorpusError as exc:
+        print(f"scrapy-bodytext evaluate: {exc}", file=sys.stderr)
+        return FAILED
+    peers, missing = peer_methods()
+    methods = [MetadataMethod(name, partial(our_metadata_runner, config)), *peers]
+    figures = {}
+    for method in methods:
+        with progress_display(f"metadata {method.name}") as progress:
+            figures[method.name] = summarize_metadata(run_metadata(method, pages, progress, len(pages)))
+    articles = sum(1 for page in pages if page.is_article)
+    if args.json:
+        print(json.dumps({"corpus": str(folder), "labelled_pages": len(pages), "labelled_articles": articles,
+                          "machine": machine_description(), "methods": figures, "missing": missing}, indent=1))
+    else:
+        print(f"Corpus {folder}: {len(pages)} pages with metadata labels ({articles} articles); "
+              f"{machine_description()['summary']}")
+        print()
+        print(format_metadata_evaluation(figures))
+        if missing:
+            print(f"\nNot available in this installation: {', '.join(missing)} (pip install 'scrapy-bodytext[peers]')")
+    return OK

@@ -164,7 +164,8 @@ class ExtractRun:
             return future.result()
         except WorkerLost as exc:
             detail = f"extraction worker {exc}"
-            return FileOutcome(result=empty_result(self.config.extractor, Reason(exc.reason), detail))
+            return FileOutcome(result=empty_result(self.config.extractor, Reason(exc.reason), detail,
+                                                   output_format=self.config.output_format))
         except Exception as exc:  # noqa: BLE001 - reported for this input, the run goes on
             return FileOutcome(problem=f"{type(exc).__name__}: {exc}")
 
@@ -207,17 +208,23 @@ class ExtractRun:
             self.progress.clear()
 
 
+#: the loggers of the process pool and the executors around it
+POOL_LOGGERS = ("scrapy_bodytext.executors", "scrapy_bodytext.process_pool")
+
+
 @contextmanager
 def _pool_messages_on_stderr() -> Iterator[None]:
     """The pool's own messages (a worker lost and replaced) as one plain line each on stderr."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("scrapy-bodytext extract: %(message)s"))
-    logger = logging.getLogger("scrapy_bodytext.executors")
-    logger.addHandler(handler)
+    loggers = [logging.getLogger(name) for name in POOL_LOGGERS]
+    for logger in loggers:
+        logger.addHandler(handler)
     try:
         yield
     finally:
-        logger.removeHandler(handler)
+        for logger in loggers:
+            logger.removeHandler(handler)
 
 
 def verdict(result: ExtractionResult, threshold: float) -> str:
@@ -233,7 +240,7 @@ def verdict(result: ExtractionResult, threshold: float) -> str:
 def run_extract(args: argparse.Namespace) -> int:
     config = build_config(
         args.extractor, threshold=args.threshold, time_limit=None,
-        options=parse_options(args.option, [args.extractor]),
+        options=parse_options(args.option, [args.extractor]), output_format=args.output_format, links=args.links,
     )
     sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)
     with ExitStack() as stack:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from typing import TypeVar
 
-from ..executors import usable_cpus
+from ..cpus import usable_cpus
 
 T = TypeVar("T")
 #: inputs started per worker ahead of the one whose outcome is awaited: enough to keep every worker
@@ -23,7 +23,7 @@ def worker_count(requested: int | None, inputs: int) -> int:
     """Worker processes for ``inputs`` inputs, never more than there are inputs; by default the usable
     CPUs, fewer for a small run. 1 means the work runs in this process."""
     if requested is None:
-        requested = min(usable_cpus(), inputs // INPUTS_PER_WORKER)
+        requested = min(usable_cpus().count, inputs // INPUTS_PER_WORKER)
     return max(1, min(requested, inputs))
 
 

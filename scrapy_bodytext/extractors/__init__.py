@@ -2,11 +2,15 @@
 
 Each module defines ``NAME``, a frozen ``Options`` dataclass whose fields are the method's documented
 parameters (with defaults), and ``extract(doc: Document, options: Options) -> Extraction``.
+
+A method says WHAT it selected (the text slots of the ``Document``), never how it reads: ``extract()``
+writes the selection once, in the output format asked for (plain text, Markdown or HTML).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -26,10 +30,11 @@ EXTRACTORS: dict[str, str] = {
 
 @dataclass(slots=True)
 class Extraction:
-    """What a method returns: the main text, an article probability in [0, 1], and an optional
-    one-line explanation and debug figures (kept out of logs)."""
+    """What a method returns: the main text as the ascending indices of the ``Document`` text slots
+    it selected (a ``range`` will do; empty: no main text), an article probability in [0, 1], and an
+    optional one-line explanation and debug figures (kept out of logs)."""
 
-    text: str
+    slots: Sequence[int]
     probability: float
     detail: str = ""
     language: str | None = None

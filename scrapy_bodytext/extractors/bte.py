@@ -10,7 +10,7 @@ runs finds it in O(R). Ties: highest score, then longest span (in tokens), then 
 
 The tokens come from the shared document columns: before each text slot ``tags_before`` tag tokens
 (void elements 1, others 2: start and end), then the slot's words (one token per CJK character),
-then ``trailing_tags``. The output is the span's text slots, rendered with their original text.
+then ``trailing_tags``. The output is the span's text slots.
 
 Article probability (BTE has none; PROPOSAL §1.5): the region P (§4.6) of the span, mapped by
 ``CALIBRATION`` — the chance that a page with that region P is an article, fitted on the dev corpus
@@ -23,7 +23,6 @@ import math
 from dataclasses import dataclass
 
 from ..document import Document
-from ..render import render_ranges
 from ..tokens import CJK_RE
 from . import Extraction
 from .calibration import LogitMap
@@ -125,13 +124,13 @@ def snap(doc: Document, start: int, end: int) -> tuple[int, int]:
 def extract(doc: Document, options: Options) -> Extraction:
     start, end, score = best_span(doc, options)
     if end <= start:
-        return Extraction("", 0.0, "no span with more words than tags")
+        return Extraction((), 0.0, "no span with more words than tags")
     if options.snap_to_blocks:
         start, end = snap(doc, start, end)
     raw = slot_ranges_region_p(doc, [(start, end)])
     probability = CALIBRATION(raw)
     return Extraction(
-        render_ranges(doc, [(start, end)]),
+        range(start, end),
         probability,
         f"span of slots {start}-{end} (words - tags = {score:g}), region P={raw:.2f}",
         debug={"region_p": raw, "score": score},

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..document import Document
-from ..render import render_elements
+from ..render import element_slots
 from . import Extraction
 from .calibration import LogitMap
 from .regionp import page_valid_chars, region_p
@@ -134,12 +134,11 @@ def densities(doc: Document) -> Densities:
 
 def extract(doc: Document, options: Options) -> Extraction:
     if not doc.tags or doc.total_chars == 0:
-        return Extraction("", 0.0, "no text")
+        return Extraction((), 0.0, "no text")
     found = densities(doc)
     doc.check_time()
     content = _mark_content(doc, found.ctd, found.best)
     chars = found.chars
-    text = render_elements(doc, content)
     raw = region_p(
         sum(chars[e] for e in content),
         sum(doc.subtree_sum("link_chars", e) for e in content),
@@ -148,7 +147,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     )
     probability = CALIBRATION(raw) if options.calibrated else raw
     return Extraction(
-        text, probability, f"{len(content)} content element(s), region P={raw:.2f}",
+        element_slots(doc, content), probability, f"{len(content)} content element(s), region P={raw:.2f}",
         debug={"region_p": raw, "content_elements": len(content)},
     )
 

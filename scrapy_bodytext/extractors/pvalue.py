@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..document import VOID_TAGS, Document
-from ..render import render_slots
+from ..render import clean_texts
 from ..tokens import cjk_share
 from . import Extraction
 
@@ -126,11 +126,12 @@ def extract(doc: Document, options: Options) -> Extraction:
             best, best_score = e, score
         e += 1
     if best < 0:
-        return Extraction("", 0.0, "no text outside links")
+        return Extraction((), 0.0, "no text outside links")
     first, end = starts[best], slot_ends[best]
-    answer = render_slots(doc, [slot for slot in range(first, end) if not gone[owners[slot]]])
+    answer = [slot for slot in range(first, end) if not gone[owners[slot]]]
     valid = text_prefix[end] - text_prefix[first] - (link_prefix[end] - link_prefix[first])
-    cjk = cjk_share(answer) >= 0.3
+    texts = clean_texts(doc)  # the share among the characters the answer's text shows
+    cjk = cjk_share(" ".join(" ".join(texts[slot] for slot in answer).split())) >= 0.3
     minimum = options.min_valid_chars_cjk if cjk else options.min_valid_chars
     probability = min(best_score, 0.5 * valid / minimum) if valid < minimum else best_score
     return Extraction(

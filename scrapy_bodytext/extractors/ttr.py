@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from operator import mul
 
 from ..document import Document
-from ..render import render_slots
 from . import Extraction
 from .calibration import LogitMap
 from .regionp import slot_ranges_region_p
@@ -433,18 +432,18 @@ def _ranges(slots: list[int]) -> list[tuple[int, int]]:
 def extract(doc: Document, options: Options) -> Extraction:
     ratios, slot_spans, rewrapped = line_ratios(doc, options)
     if not ratios:
-        return Extraction("", 0.0, "no lines")
+        return Extraction((), 0.0, "no lines")
     doc.check_time()
     content = select(ratios, options, doc.check_time)
     doc.check_time()
     slots = [s for s, (lo, hi) in enumerate(slot_spans) if any(content[lo:hi + 1])]
     if not slots:
-        return Extraction("", 0.0, f"no content lines among {len(ratios)}")
+        return Extraction((), 0.0, f"no content lines among {len(ratios)}")
     raw = slot_ranges_region_p(doc, _ranges(slots)) if _has_run(content, options.min_run) else 0.0
     probability = CALIBRATION[options.method](raw)
     lines = sum(content)
     return Extraction(
-        render_slots(doc, slots),
+        slots,
         probability,
         f"{lines} of {len(ratios)} {'element ' if rewrapped else ''}lines are content ({options.method}),"
         f" region P={raw:.2f}",

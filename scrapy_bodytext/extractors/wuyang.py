@@ -29,7 +29,6 @@ from itertools import accumulate
 
 from .. import language
 from ..document import VOID_TAGS, Document
-from ..render import render_elements
 from . import Extraction
 from .regionp import element_region_p
 
@@ -141,11 +140,11 @@ def extract(doc: Document, options: Options) -> Extraction:
         if score >= best_score:  # pre-order: on equal scores the deeper block wins
             best, best_score = e, score
     if best < 0:
-        return Extraction("", 0.0, f"no candidate block (language {lang})", language=lang)
-    text = render_elements(doc, [best])
+        return Extraction((), 0.0, f"no candidate block (language {lang})", language=lang)
+    slots = range(starts[best], slot_ends[best])
     region = element_region_p(doc, best)
     if lang is None:
-        return Extraction(text, region, f"<{tags[best]}>, no stop-word language: region P={region:.2f}",
+        return Extraction(slots, region, f"<{tags[best]}>, no stop-word language: region P={region:.2f}",
                           debug={"region_p": region})
     first, end = starts[best], slot_ends[best]
     n, s = tokens[end] - tokens[first], stops[end] - stops[first]
@@ -156,7 +155,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     if not accepted:  # the threshold rejected the block: not an article at the default threshold
         probability = min(probability, REJECTED_MAX)
     return Extraction(
-        text, probability,
+        slots, probability,
         f"<{tags[best]}> {'accepted' if accepted else 'rejected'}: language {lang}, d={d:.2f}, s={s}, ld={ld:.2f}",
         language=lang,
         debug={"region_p": region, "d": d, "s": s, "ld": ld, "accepted": accepted,

@@ -72,9 +72,5 @@ class NewsSpider(scrapy.Spider):
     def parse(self, response: Response) -> Iterator[PageItem | Request]:
         if not isinstance(response, TextResponse):
             return  # an image or a PDF linked from the site: not a page
-        yield PageItem(
-            url=response.url,
-            title=response.xpath("normalize-space(//h1)").get() or response.xpath("normalize-space(//title)").get(),
-            language=response.xpath("/html/@lang").get(),
-        )
+        yield PageItem(url=response.url)
         yield from response.follow_all(self.links.extract_links(response), callback=self.parse)

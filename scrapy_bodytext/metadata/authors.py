@@ -1,0 +1,156 @@
+"""Author names out of what pages write: a byline ("By Jane Doe and John Roe, Staff Writers | May 3,
+2025"), a declared value ("Doe, Jane; Roe, John") or a list. Names are split at commas, semicolons,
+slashes, bars and conjunctions; "By" and its translations, roles, dates, times, e-mail addresses,
+URLs and handles are dropped. What is left must look like a name (a few words, one of them
+capitalised in scripts with case), else it is not returned.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dates import parse_written_date, remove_dates
+
+#: names returned at most, characters of one name at most, words of one name at most
+MAX_NAMES = 20
+MAX_NAME_CHARS = 80
+MAX_NAME_WORDS = 6
+#: characters of a byline looked at
+MAX_BYLINE = 500
+
+_PREFIX_RE = re.compile(
+    r"^\s*(?:(?:(?:story|words|text|photos?|fotos?|reporting|written|posted|published|reported|compiled|edited|"
+    r"interview|illustrations?|video)\s+)?(?:by|from)\b|von\b|par\b|por\b|door\b|przez\b|av\b|af\b|от\b|"
+    r"autor(?:in|es|a)?(?:/autor)?\b|author(?:s|ed by)?\b|auteur\b|autore\b|text\b|texto\b|testo\b|tekst\b|"
+    r"redaktion\b|redakce\b|作者|文|記者|记者|기자)\s*[:：|]?\s*",
+    re.IGNORECASE,
+)
+#: short lower-case particles that start a byline in some languages ("di Mario Rossi")
+_LOWER_PREFIX_RE = re.compile(r"^\s*(?:di|da|de|od|ot|avec|with|mit|con|com|and|und|et|y)\s+(?=[A-ZÀ-Ý])")
+_SPLIT_RE = re.compile(
+    r"\s*(?:[,;|/·•\n\t]|\s[-–—]\s|\s(?:and|und|et|y|e|en|og|och|i|a|és|ve|ja|und|with|mit|avec|con|com|и)\s|&|、|，|／)\s*"
+)
+#: what follows these is not by the authors: "Written by A Edited by B" names A only
+_OTHER_ROLES_RE = re.compile(
+    r"\b(?:edited|photos?|photographs?|pictures?|illustrations?|graphics?|video|translated|translation|"
+    r"additional reporting|fact-?checked|reviewed|produced|design(?:ed)?|source)\s+(?:by|von|par|por)\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+_EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
+_URL_RE = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:com|org|net|de|co\.uk|html?)(?:/\S*)?\b", re.IGNORECASE)
+_HANDLE_RE = re.compile(r"(?<!\w)@\w+")
+_PARENS_RE = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+_DIGITS_RE = re.compile(r"\d.*$", re.DOTALL)
+_UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ſΑ-ΩА-Я]")
+_LATIN_RE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ]")
+#: words that make a part a role, a label or a date, not a name (lower case)
+NOT_NAME_WORDS = frozenset("""
+staff writer writers reporter reporters correspondent correspondents editor editors contributor contributors
+contributing columnist columnists photographer photographers photo photos photography foto fotos video producer
+senior chief political business sports sport science health technology tech deputy associate assistant
+managing executive special national international foreign local news desk team staff guest freelance
+journalist journalists redakteur redakteurin korrespondent korrespondentin journalistin journaliste
+updated update published posted last modified am pm utc gmt est edt pst pdt cet cest bst ago hours hour
+minutes minute min mins read reading time share follow email twitter facebook linkedin instagram more
+view profile all articles stories see comments comment reply print subscribe newsletter opinion analysis
+today yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+by von par por in at on the der die das le la el il lo for für about über sobre
+sign up log login logout register menu search home account my
+ma phd md mba msc bsc rn uhr heure hora ore
+""".split())
+#: role words written after names in Korean, Japanese and Chinese bylines
+CJK_ROLES = frozenset(("기자", "특파원", "記者", "特派員", "编辑", "记者", "編集委員", "論説委員"))
+_TRIM = " :-–—|,.;·•*\"'“”‘’«»()[]/"
+#: words allowed in lower case inside a name (particles)
+PARTICLES = frozenset("de da di du del della der den van von la le zu dos das do ten ter bin al el ibn".split())
+
+
+def split_names(text: str | None, *, strict: bool = False) -> list[str]:
+    """The author names in one declared value or (``strict``) one byline shown on the page."""
+    if not text:
+        return []
+    text = text[:MAX_BYLINE]
+    text = _OTHER_ROLES_RE.sub("", text) or text
+    text = remove_dates(text)
+    text = _EMAIL_RE.sub(" | ", text)
+    text = _URL_RE.sub(" | ", text)
+    text = _HANDLE_RE.sub(" | ", text)
+    text = _PARENS_RE.sub(_parenthesis, text)
+    names: list[str] = []
+    for part in _SPLIT_RE.split(text):
+        name = clean_name(part, strict=strict)
+        if name and name.casefold() not in {n.casefold() for n in names}:
+            names.append(name)
+            if len(names) >= MAX_NAMES:
+                break
+    return names
+
+
+def _parenthesis(found: re.Match) -> str:
+    """Brackets around a URL, a date or a handle go; "(with A and B)" becomes a list of its own; a
+    bracketed part of a name ("Bruno (Henrique) Rodrigues") stays."""
+    inner = (found.group(1) or found.group(2) or "").strip()
+    if not inner or re.search(r"\d|https?:|www\.|@", inner):
+        return " | "
+    if inner[0].islower():
+        return f" | {inner} | "
+    return found.group(0)
+
+
+def clean_name(part: str, *, strict: bool = True) -> str | None:
+    """One candidate part as a name, or ``None`` when it is not one. ``strict`` (for text shown on
+    the page, where a byline runs into dates and labels) also cuts the part at its first digit and,
+    in scripts with case, wants every word but particles capitalised; declared values may be
+    organisations ("FOCUS online", "BR24 Redaktion")."""
+    part = " ".join(part.split())
+    previous = None
+    while part and part != previous:
+        previous = part
+        part = _PREFIX_RE.sub("", part, count=1)
+        part = _LOWER_PREFIX_RE.sub("", part, count=1)
+        part = part.strip(_TRIM)
+    if not part or part[0].isdigit() or parse_written_date(part) is not None:
+        return None
+    digits = _DIGITS_RE.search(part)
+    if digits:
+        glued = digits.start() > 0 and part[digits.start() - 1].isalpha()
+        if glued and " " not in part:
+            return None  # a user name such as "jdoe42"
+        if strict:
+            part = part[: digits.start()].strip(_TRIM)
+    words = part.split()
+    if not words or len(words) > MAX_NAME_WORDS or len(part) > MAX_NAME_CHARS or len(part) < 2:
+        return None
+    lowered = [w.casefold().strip(".,") for w in words]
+    if all(w in NOT_NAME_WORDS for w in lowered):
+        return None
+    while len(words) > 1 and lowered[-1] in CJK_ROLES:  # "신현주 기자" -> "신현주"
+        words, lowered = words[:-1], lowered[:-1]
+    if _LATIN_RE.search(part) or _UPPER_RE.search(part):
+        if not _UPPER_RE.search(part):
+            return None  # "jdoe", "admin": a name has a capital letter
+        if strict and any(w[:1].islower() and lw not in PARTICLES for w, lw in zip(words, lowered)):
+            return None
+        while len(words) > 2 and lowered[-1] in NOT_NAME_WORDS:  # "Jane Doe Staff Writer" -> "Jane Doe"
+            words, lowered = words[:-1], lowered[:-1]
+        if strict and len(words) == 2 and lowered[-1] in NOT_NAME_WORDS and lowered[0] not in NOT_NAME_WORDS:
+            words = words[:1]  # "Jane Reporter"
+        if strict and len(words) == 1 and not words[0].isupper():
+            return None  # one capitalised word in running text is a noun as often as a name ("AFP" passes)
+    return " ".join(words)
+
+
+def names_from(values, *, limit: int = MAX_NAMES) -> list[str]:
+    """Names from several declared values, in order, without repeats."""
+    names: list[str] = []
+    seen: set[str] = set()
+    for value in values:
+        for name in split_names(value):
+            key = name.casefold()
+            if key not in seen:
+                seen.add(key)
+                names.append(name)
+                if len(names) >= limit:
+                    return names
+    return names

@@ -1,0 +1,224 @@
+"""What the page shows readers about its article, for pages that declare little: the ``<h1>``
+headline, the byline (an element marked as author or byline by its class, id, ``rel`` or
+``itemprop``) and the dates (``<time>`` elements, dated byline lines).
+
+Bylines and date lines sit next to the headline, so only the elements around the headline's
+``<h1>`` (``BEFORE`` elements before it, ``AFTER`` after it, in document order; the start of the
+body when there is no ``<h1>``) are looked at, each by at most ``MAX_TEXT`` characters of text. Comment
+threads, related-story lists, navigation and asides are passed over: names and dates there belong
+to other texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from itertools import islice
+
+from lxml import etree
+
+from .authors import split_names
+from .dates import parse_date
+
+#: elements looked at before and after the headline, of the kinds that hold bylines and dates
+BEFORE = 20
+AFTER = 100
+TEXT_TAGS = ("div", "span", "p", "a", "li", "td", "dd", "dt", "address", "small", "strong", "b", "em", "i",
+             "cite", "font", "section", "header", "footer", "article", "time", "h2", "h3", "h4", "h5", "h6", "ul")
+MAX_TEXT = 300
+#: ancestors looked at when deciding whether an element belongs to another text
+ANCESTORS = 12
+
+# Patterns are matched against lower-cased text: case-insensitive alternations are several times
+# slower in ``re`` and run on every marked element.
+_AUTHOR_RE = re.compile(r"byline|author(?!i[stz])|writer|autor(?!i[stz])|auteur|reporter|journalist|creator|"
+                        r"posted-?by|contributor|by-line|verfasser")
+_DATE_RE = re.compile(r"date|time|publish|posted|dateline|byline|datum|fecha|stamp|meta")
+#: class/id words of places whose names and dates are not the article's
+_ELSEWHERE_RE = re.compile(
+    r"comment|related|recommend|teaser|sidebar|widget|footer|nav|menu|breadcrumb|popular|trending|"
+    r"newsletter|promo|share|social|avatar|about-author|author-?bio|author-?info|author-?box|reply|respond|"
+    r"caption|credit|copyright|bild|foto|photo|image|img|media|gallery"
+)
+#: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
+_BYLINE_START_RE = re.compile(r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
+                              r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者|记者)(?:\s*[:：]|\s+|$)")
+#: attributes that mark what an element holds
+_MARKING = frozenset(("class", "id", "itemprop", "rel"))
+#: first letters of those starts (a cheap test before the pattern)
+_BYLINE_FIRST = frozenset("bvpdatw作記记")
+#: any of the words of ``_AUTHOR_RE`` and ``_DATE_RE``
+_MARKED_RE = re.compile(f"{_AUTHOR_RE.pattern}|{_DATE_RE.pattern}")
+_ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcaption"))
+#: a byline line found by how it starts is at most this long
+MAX_BYLINE_LINE = 150
+_UPDATED_RE = re.compile(r"updat|modif|edited|revis|aktualisiert|actualiz|mis à jour|geändert")
+
+
+def text_of(el, limit: int = MAX_TEXT * 2) -> str:
+    """The element's text, whitespace collapsed, read no further than about ``limit`` characters."""
+    pieces, size = [], 0
+    for piece in el.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    return " ".join("".join(pieces).split())[:limit]
+
+
+_VISIBLE_TEXTS = etree.XPath(".//text()[not(ancestor::script)][not(ancestor::style)]")
+
+
+def byline_text(el) -> str:
+    """The text of a byline element, a line break between the texts of its parts, so that a name
+    and the label or date in the next element are not read as one ("Jane Doe" / "Health News")."""
+    if len(text_of(el, MAX_TEXT + 1)) > MAX_TEXT:
+        return ""  # a container, not a byline
+    pieces = _VISIBLE_TEXTS(el)
+    return "\n".join(" ".join(piece.split()) for piece in pieces if piece.strip())[: MAX_TEXT * 2]
+
+
+def _marks(el) -> str:
+    """Class and id of an element, lower-cased."""
+    return f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+
+
+def elsewhere(el) -> bool:
+    """Inside a comment thread, related list, navigation, aside or footer (within ``ANCESTORS``,
+    below ``<body>``, whose classes describe the whole page)."""
+    for node in islice(el.iterancestors(), ANCESTORS):
+        if node.tag == "body":
+            return False
+        if node.tag in _ELSEWHERE_TAGS:
+            return True
+        marks = _marks(node)
+        if len(marks) > 1 and _ELSEWHERE_RE.search(marks):
+            return True
+    return False
+
+
+def around(anchor, body) -> list:
+    """Elements that may hold a byline or a date (``TEXT_TAGS``) near ``anchor`` in document order
+    (``BEFORE`` preceding, ``AFTER`` following); the first ``AFTER`` of ``body`` without an anchor."""
+    if anchor is None:
+        return [] if body is None else list(islice(body.iterdescendants(*TEXT_TAGS), AFTER))
+
+    def following() -> Iterator:
+        yield from anchor.iterdescendants(*TEXT_TAGS)
+        node = anchor
+        while node is not None and node is not body:
+            for sibling in node.itersiblings("*"):
+                yield from sibling.iter(*TEXT_TAGS)
+            node = node.getparent()
+
+    def preceding() -> Iterator:
+        node = anchor
+        while node is not None and node is not body:
+            for sibling in node.itersiblings("*", preceding=True):
+                yield from reversed(list(islice(sibling.iter(*TEXT_TAGS), BEFORE * 10))[-BEFORE:])
+            node = node.getparent()
+
+    before = list(islice(preceding(), BEFORE))
+    before.reverse()
+    return [*before, anchor, *islice(following(), AFTER)]
+
+
+def headings(found: list) -> list[str]:
+    """The text of each heading element (one entry per element, empty ones too)."""
+    return [text_of(el, MAX_TEXT) for el in found]
+
+
+class Neighbourhood:
+    """The marked elements around the headline, sorted in one pass: byline candidates, date line
+    candidates and microdata (``itemprop``) elements."""
+
+    def __init__(self, elements: list):
+        self.bylines: list = []
+        self.date_lines: list = []
+        self.itemprops: dict[str, list] = {}
+        for el in elements:
+            text = el.text
+            if (text and len(text) <= MAX_BYLINE_LINE and text.lstrip()[:1].lower() in _BYLINE_FIRST
+                    and _BYLINE_START_RE.match(text[:40].lower()) and el.tag not in ("script", "style")):
+                shown = byline_text(el)
+                if len(shown.split()) < 2 and len(el) == 0:  # "<b>By</b> <a>Jane Doe</a>": the name follows
+                    following = el.getnext()
+                    shown = f"{shown}\n{el.tail or ''}\n{byline_text(following) if following is not None else ''}"
+                if len(shown) <= MAX_BYLINE_LINE:
+                    self.bylines.append((el, shown))
+                continue
+            names = el.keys()
+            if not names or _MARKING.isdisjoint(names):
+                continue
+            get = el.get
+            cls, ident, prop = get("class"), get("id"), get("itemprop")
+            rel = get("rel") if el.tag == "a" else None
+            if not (cls or ident or prop or rel):
+                continue
+            marks = " ".join(filter(None, (cls, ident, prop, rel))).lower()
+            if prop:
+                for name in prop.lower().split()[:3]:
+                    self.itemprops.setdefault(name, []).append(el)
+            if _MARKED_RE.search(marks) is None:  # one search rules out most elements
+                continue
+            if _AUTHOR_RE.search(marks) and not _ELSEWHERE_RE.search(marks):
+                self.bylines.append((el, None))
+            if _DATE_RE.search(marks) and el.tag not in ("script", "style", "time"):
+                self.date_lines.append(el)
+
+    def authors(self) -> list[str]:
+        """Names in the first byline element (by class, id, ``rel`` or ``itemprop``) that has any."""
+        for el, text in self.bylines:
+            if elsewhere(el):
+                continue
+            text = text or byline_text(el)
+            if not text:
+                continue
+            names = split_names(text, strict=True)
+            if names:
+                return names
+        return []
+
+    def date(self, lang: str | None) -> str | None:
+        """The first date written in an element marked as a date, time or byline line."""
+        for el in self.date_lines:
+            if elsewhere(el):
+                continue
+            text = text_of(el)
+            if not text or len(text) > MAX_TEXT or _UPDATED_RE.search(text[:40].lower()):
+                continue
+            value = parse_date(text, lang=lang)
+            if value:
+                return value
+        return None
+
+
+def time_dates(times: list, lang: str | None) -> tuple[str | None, str | None]:
+    """(published, modified) from ``<time>`` elements: one marked as the publication date
+    (``itemprop``, ``pubdate``), else the first not inside comments or related lists; one marked as an
+    update (class, its text or its parent's) gives the modified date."""
+    published = modified = None
+    for el in times:
+        prop = (el.get("itemprop") or "").lower()
+        if prop in ("datepublished", "datecreated") or el.get("pubdate") is not None:
+            published = parse_date(el.get("datetime") or el.get("content"), lang=lang)
+            if published:
+                break
+    for el in times:
+        if elsewhere(el):
+            continue
+        text = text_of(el, MAX_TEXT)
+        value = parse_date(el.get("datetime"), lang=lang) or parse_date(text, lang=lang)
+        if value is None:
+            continue
+        marks = f"{_marks(el)} {el.get('itemprop') or ''} {text[:80]}"
+        parent = el.getparent()
+        if parent is not None:
+            marks += f" {_marks(parent)} {(parent.text or '')[:40]}"
+        if _UPDATED_RE.search(marks.lower()):
+            modified = modified or value
+        elif published is None:
+            published = value
+        if published and modified:
+            break
+    return published, modified
