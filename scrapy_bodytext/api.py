@@ -42,6 +42,7 @@ def extract(
     options: Mapping[str, Any] | None = None,
     output_format: str | None = None,
     links: bool | None = None,
+    comments: bool | None = None,
 ) -> ExtractionResult:
     """Main text and article probability of one page.
 
@@ -50,7 +51,8 @@ def extract(
     ``encoding`` is an encoding already known (e.g. Scrapy's ``response.encoding``). ``threshold``
     and ``options`` (that extractor's options) override ``config`` for this call, and so do
     ``output_format`` ("text", "markdown" or "html": how the main text is written) and ``links``
-    (write its links, in Markdown and HTML). Configuration errors (unknown extractor, option or
+    (write its links, in Markdown and HTML), and ``comments`` (give the reader comments apart, in
+    the result's ``comments``; off by default). Configuration errors (unknown extractor, option or
     format) raise ``ValueError``; nothing about the page ever raises.
     """
     config = config or default_config()
@@ -64,6 +66,8 @@ def extract(
         config = config.replace(output_format=output_format)
     if links is not None and links != config.links:
         config = config.replace(links=links)
+    if comments is not None and comments != config.comments:
+        config = config.replace(comments=comments)
     return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
 
 
@@ -149,6 +153,7 @@ def extract_with_config(
                            **result_values(metadata, doc.lang))
         found = extractors.load(name).extract(doc, config.extractor_options)
         text = render(doc, found.slots, output_format, links=config.links)
+        comments = render(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
     except LimitExceeded as exc:
         return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)
     except Exception as exc:  # noqa: BLE001 - a bug in a method or a writer must not stop a crawl
@@ -173,6 +178,7 @@ def extract_with_config(
         detail=found.detail,
         encoding=used_encoding,
         output_format=output_format,
+        comments=comments,
         debug=debug,
         **result_values(metadata, found.language or doc.lang),
     )

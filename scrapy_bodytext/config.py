@@ -27,6 +27,8 @@ class ExtractConfig:
     ``Options``); unknown names or options raise ``ValueError`` here, at configuration time.
     ``output_format`` (one of ``OUTPUT_FORMATS``) says how the selected main text is written;
     ``links`` writes its links (Markdown ``[text](url)``, HTML ``<a href>``) in those two formats.
+    ``comments`` writes the page's reader comments, where the method tells them apart (the default
+    method does), to the result's ``comments`` in the same format; they are never main text.
     """
 
     extractor: str = extractors.DEFAULT_EXTRACTOR
@@ -37,6 +39,7 @@ class ExtractConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     output_format: str = DEFAULT_OUTPUT_FORMAT
     links: bool = False
+    comments: bool = False
     #: the ``Options`` instance of ``extractor``, resolved once here (not per page)
     extractor_options: Any = field(init=False, repr=False, compare=False)
 
@@ -54,6 +57,8 @@ class ExtractConfig:
             raise ValueError(f"output_format must be one of {', '.join(OUTPUT_FORMATS)}, got {self.output_format!r}")
         if not isinstance(self.links, bool):
             raise ValueError(f"links must be True or False, got {self.links!r}")
+        if not isinstance(self.comments, bool):
+            raise ValueError(f"comments must be True or False, got {self.comments!r}")
         built = {}
         for name, values in dict(self.options).items():
             built[name] = build_options(name, values)

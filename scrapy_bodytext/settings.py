@@ -115,10 +115,12 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     time_budget = reader.get("BODYTEXT_TIME_BUDGET", _number(0.0, None, open_low=True))
     output_format = reader.get("BODYTEXT_OUTPUT_FORMAT", _choice(OUTPUT_FORMATS))
     links = reader.get("BODYTEXT_OUTPUT_LINKS", _boolean)
+    field_map = _field_map(reader)
     try:
         config = ExtractConfig(
             extractor=extractor, threshold=threshold, max_body_size=max_body_size, max_nodes=max_nodes,
             time_budget=time_budget, options=options, output_format=output_format, links=links,
+            comments=any(name == "comments" for name, _ in field_map),  # collected only when written
         )
     except ValueError as exc:  # options of an extractor: the config names the extractor and option
         raise BodyTextSettingError(f"BODYTEXT_EXTRACTOR_OPTIONS: {exc}") from None
@@ -127,7 +129,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         extract=config,
         drop_non_articles=reader.get("BODYTEXT_DROP_NON_ARTICLES", _boolean),
         on_failure=reader.get("BODYTEXT_ON_FAILURE", _choice(ON_FAILURE_CHOICES)),
-        field_map=_field_map(reader),
+        field_map=field_map,
         item_classes=reader.get("BODYTEXT_ITEM_CLASSES", _item_classes),
         rejected_feeds=reader.get("BODYTEXT_REJECTED_FEED", _feeds),
         status_codes=frozenset(reader.get("BODYTEXT_STATUS_CODES", _list_of(_status_code))),

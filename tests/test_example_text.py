@@ -29,7 +29,7 @@ IN_BODY = ("share", "topics", "photo", "ad_label", "ad_inline", "related", "comm
 def lines_of(path: str) -> list[str]:
     result = extract((SITE / path).read_bytes(), url=f"http://news.example/{path}")
     assert result.is_article, path
-    return [" ".join(line.split()) for line in result.text.splitlines()]
+    return ["\t".join(" ".join(cell.split()) for cell in line.split("\t")) for line in result.text.splitlines()]
 
 
 @pytest.mark.parametrize("path", sorted(ARTICLES))
@@ -50,3 +50,23 @@ def test_the_eels_article_keeps_its_data_table():
     lines = lines_of("article/eels-harwick-weir.html")
     for row in rows:
         assert "\t".join(row) in lines, f"table row missing: {row}"
+
+
+def comments_of(source: Path) -> list[str]:
+    """The reader comments an article's source file gives (the lines after ``=== comments``)."""
+    _, _, section = source.read_text("utf-8").partition("\n=== comments\n")
+    return [" ".join(line.split(" | ", 1)[1].split()) for line in section.strip().splitlines() if " | " in line]
+
+
+@pytest.mark.parametrize("source", sorted((PROJECT / "sitegen" / "articles").glob("*.txt")), ids=lambda p: p.stem)
+def test_reader_comments_come_apart_from_the_main_text(source):
+    comments = comments_of(source)
+    path = next(p for p in ARTICLES if p.endswith("/" + source.stem.split("-", 1)[1] + ".html"))
+    result = extract((SITE / path).read_bytes(), url=f"http://news.example/{path}", comments=True)
+    text, found = " ".join(result.text.split()), " ".join(result.comments.split())
+    assert comments, "every article of the site has comments"
+    for comment in comments:
+        assert comment in found, f"comment missing from comments: {comment[:60]}"
+        assert comment not in text, f"comment kept as main text: {comment[:60]}"
+    assert extract((SITE / path).read_bytes(), url=f"http://news.example/{path}").comments == "", \
+        "comments are off by default"

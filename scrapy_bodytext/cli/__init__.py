@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("--links", action="store_true",
                          help="with --format markdown or html, also write the links (URLs made absolute "
                               "against --url when given)")
+    extract.add_argument("--comments", action="store_true",
+                         help="also write the reader comments the method tells apart (the default method does): "
+                              "after a '--- comments ---' line, or as \"comments\" with --json")
     extract.add_argument("--url", help="URL of the page(s), for methods that use it and for absolute links")
     extract.add_argument("--encoding", type=_encoding, metavar="ENCODING",
                          help="encoding of the input(s) when known, e.g. utf-8, windows-1252, shift_jis "

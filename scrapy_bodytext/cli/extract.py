@@ -190,6 +190,8 @@ class ExtractRun:
             self.out.write(f"==> {name} <==\n")
         if result.text:
             self.out.write(result.text + "\n")
+        if result.comments:
+            self.out.write(f"{COMMENTS_MARK}\n{result.comments}\n")
 
     def fail(self, name: str, problem: str) -> None:
         self.status = FAILED
@@ -237,10 +239,15 @@ def verdict(result: ExtractionResult, threshold: float) -> str:
     return f"{judged} (P(article) {result.article_probability:.2f} {sign} {threshold:.2f}, {reason})"
 
 
+#: the line between a page's main text and its reader comments in plain output (--comments)
+COMMENTS_MARK = "--- comments ---"
+
+
 def run_extract(args: argparse.Namespace) -> int:
     config = build_config(
         args.extractor, threshold=args.threshold, time_limit=None,
         options=parse_options(args.option, [args.extractor]), output_format=args.output_format, links=args.links,
+        comments=args.comments,
     )
     sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)
     with ExitStack() as stack:

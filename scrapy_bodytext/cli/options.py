@@ -74,9 +74,10 @@ def parse_options(items: Sequence[str], extractor_names: Sequence[str]) -> dict[
 def build_config(
     extractor: str, *, threshold: float | None, time_limit: float | None,
     options: dict[str, dict[str, object]], output_format: str | None = None, links: bool = False,
+    comments: bool = False,
 ) -> ExtractConfig:
     """A validated configuration; every invalid value becomes a ``UsageError`` with the reason."""
-    changes: dict[str, object] = {"extractor": extractor, "options": options, "links": links}
+    changes: dict[str, object] = {"extractor": extractor, "options": options, "links": links, "comments": comments}
     if output_format is not None:
         changes["output_format"] = output_format
     if threshold is not None:

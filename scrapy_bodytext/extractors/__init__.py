@@ -31,14 +31,16 @@ EXTRACTORS: dict[str, str] = {
 @dataclass(slots=True)
 class Extraction:
     """What a method returns: the main text as the ascending indices of the ``Document`` text slots
-    it selected (a ``range`` will do; empty: no main text), an article probability in [0, 1], and an
-    optional one-line explanation and debug figures (kept out of logs)."""
+    it selected (a ``range`` will do; empty: no main text), an article probability in [0, 1], an
+    optional one-line explanation and debug figures (kept out of logs), and the slots of reader
+    comments where the method tells them apart (never part of the main text)."""
 
     slots: Sequence[int]
     probability: float
     detail: str = ""
     language: str | None = None
     debug: dict = field(default_factory=dict)
+    comment_slots: Sequence[int] = ()
 
 
 def names() -> list[str]:

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...document import Document
-from ...render import render_slots
 from .. import Extraction
 from . import context, page, units
+from .comments import comment_paragraphs
 from .model import load_model
 
 NAME = "bodytext"
@@ -92,14 +92,15 @@ def extract(doc: Document, options: Options) -> Extraction:
     scored = score(doc)
     paras = scored.paras
     if not paras.candidates:
-        return Extraction("", 0.0, "no text", paras.language)
+        return Extraction((), 0.0, "no text", paras.language)
     cut = model.cut if options.min_paragraph_probability is None else options.min_paragraph_probability
     keep = select(paras, scored.scores, cut, model.relative_cut)
     starts, ends = paras.starts, paras.ends
-    text = render_slots(doc, [slot for i in keep for slot in range(starts[i], ends[i])])
+    slots = [slot for i in keep for slot in range(starts[i], ends[i])]
+    comment_slots = [slot for i in comment_paragraphs(paras, keep) for slot in range(starts[i], ends[i])]
     evidence = page.page_evidence(doc, paras)
     probability = model.article_probability(page.article_row(paras, evidence, keep, scored.scores))
     return Extraction(
-        text, probability, f"{len(keep)} of {len(starts)} paragraphs; P(article)={probability:.2f}",
-        paras.language, {"paragraphs": len(starts), "kept": len(keep)},
+        slots, probability, f"{len(keep)} of {len(starts)} paragraphs; P(article)={probability:.2f}",
+        paras.language, {"paragraphs": len(starts), "kept": len(keep)}, comment_slots,
     )

@@ -41,8 +41,12 @@ PAGE_FEATURES = (
 URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words", "url_service_words")
 SELECTION_FEATURES = (
     "selected_share", "log_selected_chars", "selected_link_density", "log_paragraphs", "mean_stop_density",
-    "long_paragraphs", "mean_paragraph_score", "log_runs", "largest_run_share",
+    "long_paragraphs", "mean_paragraph_score", "log_runs", "largest_run_share", "short_selection",
 )
+#: main text shorter than this many characters is short: ``short_selection`` grows from 0 (this long)
+#: to 1 (empty), so that a page whose main text is a heading or a line can be judged apart from the
+#: long texts the log length ranks
+SHORT_SELECTION_CHARS = 400
 FEATURES = (*SELECTION_FEATURES, *PAGE_FEATURES, *URL_FEATURES)
 
 
@@ -127,6 +131,7 @@ def article_row(paras: Paragraphs, evidence: list[float], keep: list[int], score
         mean_score,
         runs,
         largest,
+        max(0.0, 1.0 - selected_valid / SHORT_SELECTION_CHARS),
         *evidence,
     ]
 

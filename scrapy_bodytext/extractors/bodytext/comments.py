@@ -1,0 +1,48 @@
+"""Reader comments: the paragraphs of a comment thread, given apart from the main text.
+
+A paragraph is a comment when it is not main text, comes after the main text's first paragraph,
+and either sits in a container whose class/id names a comment thread, or follows a comment-thread
+header ("20 Responses to …", "Kommentare") as part of a repeated record (one entry of a thread). Page
+furniture (reply buttons, counters, the header itself), prompts, forms ("Leave a reply", the name
+and e-mail boxes) and link lists are left out, and a thread with fewer than two paragraphs of prose (a
+comment form and its notice, an empty "0 comments" box) gives nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .units import FEATURES, Paragraphs
+
+#: comment text with at least this share of link text is a link list, not a comment
+MAX_LINK_SHARE = 0.5
+
+_IN_COMMENTS = FEATURES.index("in_comments")
+_AFTER_HEADER = FEATURES.index("after_comments_header")
+_REPEATS = FEATURES.index("log_record_repeats")
+_IN_FORM = FEATURES.index("in_form")
+_PROMPT = FEATURES.index("prompt")
+_SENTENCES = FEATURES.index("log_sentences")
+#: a comment of prose has at least this many characters and ends a sentence
+PROSE_CHARS = 20
+#: a thread has at least this many paragraphs of prose (one alone is a form's notice)
+PROSE_PARAGRAPHS = 2
+
+
+def comment_paragraphs(paras: Paragraphs, selected: Sequence[int]) -> list[int]:
+    """Indices of the paragraphs that are reader comments, ascending (none when nothing is selected)."""
+    if not selected:
+        return []
+    chosen = set(selected)
+    first = min(chosen)
+    found = []
+    prose = 0
+    for i, row in zip(paras.candidates, paras.rows):
+        if i <= first or i in chosen or i in paras.furniture or row[_IN_FORM] or row[_PROMPT]:
+            continue
+        if paras.link_chars[i] > MAX_LINK_SHARE * max(paras.chars[i], 1):
+            continue
+        if row[_IN_COMMENTS] or (row[_AFTER_HEADER] and row[_REPEATS]):
+            found.append(i)
+            prose += paras.chars[i] >= PROSE_CHARS and row[_SENTENCES] > 0
+    return found if prose >= PROSE_PARAGRAPHS else []
