@@ -299,3 +299,19 @@ def test_evaluate_names_the_missing_field_and_its_line_in_one_line(tiny_corpus):
     assert done.stdout == b""
     assert done.stderr.decode().splitlines() == [
         f"scrapy-bodytext evaluate: error: {tiny_corpus / 'index.jsonl'}:3: missing field 'is_article'"]
+
+
+SITE_ARTICLE = (Path(__file__).resolve().parent.parent / "example_project" / "news_example" / "site" / "article"
+                / "eels-harwick-weir.html")
+
+
+def test_comments_are_written_apart_when_asked(capsys):
+    code, out, _ = run(capsys, "extract", "-q", str(SITE_ARTICLE))
+    assert code == 0 and "--- comments ---" not in out
+    code, out, _ = run(capsys, "extract", "-q", "--comments", str(SITE_ARTICLE))
+    text, mark, comments = out.partition("--- comments ---\n")
+    assert code == 0 and mark and text.strip() and comments.strip()
+    assert not set(comments.splitlines()) & set(text.splitlines()), "a comment line also in the main text"
+    code, out, _ = run(capsys, "extract", "--json", "--comments", str(SITE_ARTICLE))
+    row = json.loads(out)
+    assert row["comments"] == comments.rstrip("\n") and row["text"] == text.rstrip("\n")

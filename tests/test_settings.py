@@ -89,6 +89,14 @@ def test_fields_as_presets_names_or_mappings(value, expected):
     assert load_settings(Settings({"BODYTEXT_FIELDS": value})).field_map == expected
 
 
+@pytest.mark.parametrize(("value", "collected"), [
+    ("default", False), ("metadata", False), ("all", True), (["default", "comments"], True),
+    ({"main_text": "body", "comments": "reader_comments"}, True), ({"comments": None}, False),
+])
+def test_comments_are_collected_only_when_a_field_takes_them(value, collected):
+    assert load_settings(Settings({"BODYTEXT_FIELDS": value})).extract.comments is collected
+
+
 def test_the_old_field_settings_rename_the_two_values():
     loaded = load_settings({"BODYTEXT_FIELDS": "metadata", "BODYTEXT_TEXT_FIELD": "body",
                             "BODYTEXT_PROBABILITY_FIELD": "None"})

@@ -42,6 +42,7 @@ URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root",
 SELECTION_FEATURES = (
     "selected_share", "log_selected_chars", "selected_link_density", "log_paragraphs", "mean_stop_density",
     "long_paragraphs", "mean_paragraph_score", "log_runs", "largest_run_share", "short_selection",
+    "heading_share",
 )
 #: main text shorter than this many characters is short: ``short_selection`` grows from 0 (this long)
 #: to 1 (empty), so that a page whose main text is a heading or a line can be judged apart from the
@@ -132,6 +133,7 @@ def article_row(paras: Paragraphs, evidence: list[float], keep: list[int], score
         runs,
         largest,
         max(0.0, 1.0 - selected_valid / SHORT_SELECTION_CHARS),
+        sum(chars[i] for i in keep if paras.heading[i]) / selected if selected else 0.0,
         *evidence,
     ]
 
