@@ -1,5 +1,5 @@
 """Monotone maps from a method's raw score (a region P) to a calibrated article probability, and their
-fit on a labelled corpus (ALGORITHMS.md §8.9: "calibrate on the dev corpus").
+fit on a labelled corpus (docs/methods.md#calibration).
 
 The map is Platt scaling on the log-odds of the raw score:
 
