@@ -31,9 +31,10 @@ from .declarations import Declarations, read_declarations
 from .result import LimitExceeded, Reason
 from .tokens import count_tokens
 
-#: removed with their content before anything is counted (ALGORITHMS.md §0.2) plus non-HTML islands
+#: removed with their content before anything is counted (docs/methods.md#removed-elements), plus
+#: non-HTML islands
 REMOVED_TAGS = ("script", "style", "noscript", "template", "svg", "math", "head")
-#: elements that end a line of output text (ALGORITHMS.md §0.4)
+#: elements that end a line of output text (docs/methods.md#output-lines)
 BLOCK_TAGS = frozenset(
     "p div li ul ol dl dt dd h1 h2 h3 h4 h5 h6 br hr tr table thead tbody tfoot caption blockquote "
     "pre section article main aside header footer nav form fieldset legend figure figcaption address "
@@ -192,7 +193,8 @@ class Document:
     # ----------------------------------------------------------------------------- lazy columns
     @cached_property
     def chars(self) -> list[int]:
-        """Per slot: characters with whitespace runs collapsed and ends stripped (ALGORITHMS §0.3)."""
+        """Per slot: characters with whitespace runs collapsed and ends stripped
+        (docs/methods.md#characters-and-tokens)."""
         return [len(" ".join(text.split())) for text in self.texts]
 
     @cached_property
@@ -260,7 +262,8 @@ class Document:
         return prefix[self.slot_ends[element]] - prefix[self.slot_starts[element]]
 
     def subtree_markup(self, element: int) -> int:
-        """Canonical markup length of ``element``'s subtree: its tags and its text (§4.6)."""
+        """Canonical markup length of ``element``'s subtree: its tags and its text
+        (docs/methods.md#canonical-lengths)."""
         prefix = self.prefix("markup")
         return prefix[self.ends[element]] - prefix[element] + self.subtree_sum("chars", element)
 
@@ -279,7 +282,8 @@ class Document:
 
 
 def markup_length(el, tag: str) -> int:
-    """Canonical length of an element's own tags: ``<name attr="value">`` and ``</name>`` (§4.6)."""
+    """Canonical length of an element's own tags: ``<name attr="value">`` and ``</name>``
+    (docs/methods.md#canonical-lengths)."""
     length = len(tag) + 2
     for name, value in el.items():
         length += len(name) + len(value) + 4

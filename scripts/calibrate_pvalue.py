@@ -2,8 +2,8 @@
 
 Usage: python scripts/calibrate_pvalue.py [CORPUS_DIR]   (default ../shared/corpus/dev)
 
-Page P is used as published (no calibration map). The guard of ALGORITHMS.md §4.7 is swept over
-0..2000 valid characters, separately for pages whose answer is CJK; the value maximising balanced
+Page P is used as published (no calibration map). The guard (docs/methods.md#p-value-guard) is swept
+over 0..2000 valid characters, separately for pages whose answer is CJK; the value maximising balanced
 accuracy (articles and non-articles weighted equally) at P ≥ 0.5 is printed (ties: the smallest).
 """
 

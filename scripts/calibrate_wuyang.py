@@ -3,10 +3,10 @@
 Usage: python scripts/calibrate_wuyang.py [CORPUS_DIR]   (default ../shared/corpus/dev)
 
 The article probability is σ(a·(d − θ_d) + b·ln(s/θ_s) − c·ld) over the best block's stop-word density
-d, stop-word count s and link density ld (ALGORITHMS.md §2.5). The weights are refitted here by
-class-balanced logistic regression (no intercept: the thresholds θ_d, θ_s stay the spec's; the
-project's one fitter, ``scrapy_bodytext.training.fitting``); paste the printed constants into
-wuyang.LOGISTIC_A/B/C.
+d, stop-word count s and link density ld (docs/methods.md#wuyang-decision-and-probability). The
+weights are refitted here by class-balanced logistic regression (no intercept: the thresholds θ_d, θ_s
+stay as they are; the project's one fitter, ``scrapy_bodytext.training.fitting``); paste the printed
+constants into wuyang.LOGISTIC_A/B/C.
 """
 
 import math

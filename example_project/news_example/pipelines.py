@@ -1,4 +1,4 @@
-"""Storage: articles into SQLite. The pattern for any database (see the README's quick start).
+"""Storage: articles into SQLite. The pattern for any database (see docs/example-project.md).
 
 ``ITEM_PIPELINES`` places this pipeline at 300, after scrapy-bodytext's pipeline (200), so every item
 it receives already has ``main_text`` and ``article_probability`` and non-articles never reach it.

@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = commands.add_parser(
         "evaluate", help="score extractors on a labelled corpus",
-        description="Run each extractor over a labelled corpus (index.jsonl + pages, see the README) in a "
+        description="Run each extractor over a labelled corpus (index.jsonl + pages, see docs/corpus-format.md) in a "
                     "fresh process and report text quality on article pages (token F1, 4-gram shingle "
                     "P/R/F1), article judgement (accuracy, articles dropped, non-articles kept, ROC AUC, "
                     "Brier score), pages/s and peak memory, per extractor and per source.",

@@ -47,7 +47,7 @@ def check_corpus(folder: Path) -> None:
 def run_evaluate(args: argparse.Namespace) -> int:
     folder = Path(args.corpus)
     if not (folder / "index.jsonl").is_file():
-        raise UsageError(f"{folder}: not a corpus folder (no index.jsonl; see the README, 'Corpus format')")
+        raise UsageError(f"{folder}: not a corpus folder (no index.jsonl; see docs/corpus-format.md)")
     if args.metadata:
         return run_metadata_evaluation(args, folder)
     names, missing = selected_extractors(args.extractor)

@@ -66,7 +66,7 @@ def iter_corpus(folder: str | Path) -> Iterator[LabelledPage]:
     folder = Path(folder)
     index = folder / "index.jsonl"
     if not index.is_file():
-        raise CorpusError(f"{folder}: no index.jsonl (see README, 'Corpus format')")
+        raise CorpusError(f"{folder}: no index.jsonl (see docs/corpus-format.md)")
     with open(index, encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():

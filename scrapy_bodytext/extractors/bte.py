@@ -1,4 +1,5 @@
-"""BTE — Body Text Extraction (Finn, Kushmerick & Smyth 2001) in Baroni's linear form (ALGORITHMS.md §1).
+"""BTE — Body Text Extraction (Finn, Kushmerick & Smyth 2001) in Baroni's linear form
+(docs/methods.md#bte).
 
 The page is a sequence of N tokens, B_n = 1 for a tag and 0 for a word. Finn chooses i ≤ j maximising
 
@@ -12,9 +13,9 @@ The tokens come from the shared document columns: before each text slot ``tags_b
 (void elements 1, others 2: start and end), then the slot's words (one token per CJK character),
 then ``trailing_tags``. The output is the span's text slots.
 
-Article probability (BTE has none; PROPOSAL §1.5): the region P (§4.6) of the span, mapped by
-``CALIBRATION`` — the chance that a page with that region P is an article, fitted on the dev corpus
-with articles and non-articles weighted as equally common.
+Article probability (BTE has none; docs/methods.md#bte-article-probability): the region P of the
+span, mapped by ``CALIBRATION`` — the chance that a page with that region P is an article, fitted on
+the dev corpus with articles and non-articles weighted as equally common.
 """
 
 from __future__ import annotations
@@ -39,12 +40,13 @@ CALIBRATION = LogitMap(0.9266, 1.0726)
 
 @dataclass(frozen=True)
 class Options:
-    """Options of BTE (ALGORITHMS.md §7).
+    """Options of BTE (docs/methods.md#bte-options).
 
-    ``cjk_token_weight`` (default 1.0, PROPOSAL §0.3): weight of a CJK/kana/Hangul character token
-    against a tag; per-character tokens roughly double the token mass of CJK text (0.6 is a
-    reasonable alternative). ``snap_to_blocks`` (default False, PROPOSAL §1.3): widen the span to the
-    paragraphs it starts and ends in, which avoids a truncated first sentence; off to stay faithful.
+    ``cjk_token_weight`` (default 1.0, not in the paper; docs/methods.md#characters-and-tokens):
+    weight of a CJK/kana/Hangul character token against a tag; per-character tokens roughly double the
+    token mass of CJK text (0.6 is a reasonable alternative). ``snap_to_blocks`` (default False, not
+    in the paper; docs/methods.md#bte-ties): widen the span to the paragraphs it starts and ends in,
+    which avoids a truncated first sentence; off to stay faithful.
     """
 
     cjk_token_weight: float = 1.0

@@ -1,5 +1,5 @@
 """Monotone maps from a method's raw score (a region P) to a calibrated article probability (fitted on a
-labelled corpus by ``scrapy_bodytext.training.fitting.fit_platt``; ALGORITHMS.md §8.9).
+labelled corpus by ``scrapy_bodytext.training.fitting.fit_platt``; docs/methods.md#calibration).
 
 The map is Platt scaling on the log-odds of the raw score:
 

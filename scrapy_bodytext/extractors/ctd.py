@@ -1,4 +1,5 @@
-"""CTD: Content Extraction via composite Text Density (Sun, Song & Liao, SIGIR 2011), ALGORITHMS.md §4.8.
+"""CTD: Content Extraction via composite Text Density (Sun, Song & Liao, SIGIR 2011),
+docs/methods.md#ctd.
 
 Per element i: C characters, T descendant elements, LC link characters (all text of ``a``, ``button``
 and ``select``), LT link tags, ratio = LC/C of ``<body>``. Zero counts count as 1 (C = 0 gives 0):
@@ -12,10 +13,11 @@ min CTD over it and its ancestors; then, top down from ``<body>``, every element
 not yet content has the largest-DensitySum element of its subtree marked as content; elements below t
 are not explored. The text of the content subtrees is the output.
 
-Deviations, all small: characters are whitespace-normalised (§0.3), not the browser's rendered text;
-a page without any link text (ratio = 0, where the reference divides by ln(ln(e)) = 0) scores loose
-text as a text-only child, |r|·ln|r| / ln(ln(1 + e)); text lying directly in container elements is
-not output. Article probability: the region P (§4.6) of the content, calibrated on the dev corpus.
+Deviations, all small: characters are whitespace-normalised (docs/methods.md#characters-and-tokens),
+not the browser's rendered text; a page without any link text (ratio = 0, where the reference divides
+by ln(ln(e)) = 0) scores loose text as a text-only child, |r|·ln|r| / ln(ln(1 + e)); text lying
+directly in container elements is not output. Article probability: the region P
+(docs/methods.md#region-p) of the content, calibrated on the dev corpus.
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ CALIBRATION = LogitMap(1.0032, 0.9707)
 class Options:
     """Options of CTD.
 
-    ``calibrated`` (default True; PROPOSAL, ALGORITHMS.md §4.6 and §8.9): the article probability is
-    the region P of the content mapped by ``CALIBRATION`` (fitted on the dev corpus); False gives the
-    raw region P.
+    ``calibrated`` (default True; not in the paper, docs/methods.md#region-p and
+    docs/methods.md#calibration): the article probability is the region P of the content mapped by
+    ``CALIBRATION`` (fitted on the dev corpus); False gives the raw region P.
     """
 
     calibrated: bool = True

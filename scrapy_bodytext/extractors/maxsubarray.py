@@ -1,8 +1,9 @@
 """Maximum-sum contiguous subsequence (Kadane), the core of BTE and of any token-scoring method
-(ALGORITHMS.md §1.2, §5: Pasternack & Roth's MSS, of which BTE is the ±1 special case).
+(Pasternack & Roth's MSS, of which BTE is the ±1 special case:
+docs/methods.md#bte-as-a-maximum-subarray).
 
 With prefix sums S, the best span ending at ``e`` starts at the earliest minimum of S before ``e``.
-Ties (§1.3): the highest score, then the longest span, then the earliest start.
+Ties (docs/methods.md#bte-ties): the highest score, then the longest span, then the earliest start.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""P value (Lv, Cao, Wang, Yin & Zheng, EMIM 2017), ALGORITHMS.md §4.1–4.7.
+"""P value (Lv, Cao, Wang, Yin & Zheng, EMIM 2017), docs/methods.md#pvalue.
 
 Every element e is a candidate for "the element holding the main text" with probability
 
@@ -9,18 +9,19 @@ text of ``<a>`` elements, L_VT: l_vt of the whole page. The answer is the text o
 document order on ties: the outermost), and page P = max P is the probability that the page has an
 article (is_article iff P ≥ 0.5).
 
-Preprocessing as published (§4.2), applied as exclusions instead of edits: the elements of
-``REMOVED_TAGS`` (and ``img``) count for nothing, attributes ``id``, ``class`` and ``style`` are
-ignored, and the reference code's cleaning drops elements without text (except ``br``, ``img``,
-``p``, ``div`` and what lies inside a ``p`` or ``div``, which its walk does not enter). Candidates are
-all remaining elements except ``a``, ``br`` and what lies inside them. All sums come from prefix sums
-over the document's columns in a few linear passes, not the reference's ``get_text()`` per node.
+Preprocessing as published (docs/methods.md#p-value-preprocessing), applied as exclusions instead
+of edits: the elements of ``REMOVED_TAGS`` (and ``img``) count for nothing, attributes ``id``,
+``class`` and ``style`` are ignored, and the reference code's cleaning drops elements without text
+(except ``br``, ``img``, ``p``, ``div`` and what lies inside a ``p`` or ``div``, which its walk does
+not enter). Candidates are all remaining elements except ``a``, ``br`` and what lies inside them. All
+sums come from prefix sums over the document's columns in a few linear passes, not the reference's
+``get_text()`` per node.
 
-Lengths: canonical by default (§4.6: whitespace-collapsed text, ``<name attr="value">`` tags);
-``faithful=True`` counts raw text lengths, keeps ``id`` and escapes ``& < >`` as the reference's
-serialiser does (the front end has already dropped whitespace-only text nodes, so those still
-differ). The document starts at ``<body>`` (``<head>`` is removed anyway), so ``<html>`` is not a
-candidate; it can only tie with ``<body>``, never beat it.
+Lengths: canonical by default (docs/methods.md#canonical-lengths: whitespace-collapsed text,
+``<name attr="value">`` tags); ``faithful=True`` counts raw text lengths, keeps ``id`` and escapes
+``& < >`` as the reference's serialiser does (the front end has already dropped whitespace-only text
+nodes, so those still differ). The document starts at ``<body>`` (``<head>`` is removed anyway), so
+``<html>`` is not a candidate; it can only tie with ``<body>``, never beat it.
 """
 
 from __future__ import annotations
@@ -47,10 +48,12 @@ KEPT_EMPTY = frozenset(("br", "img", "p", "div"))
 #: not candidates, nor anything inside them [PVAL code: dfs()]
 SKIPPED = frozenset(("a", "br"))
 #: recommended ``min_valid_chars``: the value maximising balanced accuracy on the dev corpus (0.762 ->
-#: 0.776), ``python scripts/calibrate_pvalue.py``; ALGORITHMS.md §4.7 proposed 250
+#: 0.776), ``python scripts/calibrate_pvalue.py``; 250 was first proposed
+#: (docs/methods.md#p-value-guard)
 RECOMMENDED_MIN_VALID_CHARS = 410
-#: recommended ``min_valid_chars_cjk``: §4.7's proposal, kept because the dev corpus has 4 CJK
-#: non-articles only (too few to fit; the sweep leaves the guard off there)
+#: recommended ``min_valid_chars_cjk``: the first proposal (docs/methods.md#p-value-guard), kept
+#: because the dev corpus has 4 CJK non-articles only (too few to fit; the sweep leaves the guard off
+#: there)
 RECOMMENDED_MIN_VALID_CHARS_CJK = 120
 
 
@@ -59,12 +62,13 @@ class Options:
     """Options of the P value method.
 
     - ``faithful`` (default False): True measures lengths as the reference code does (raw text
-      length, serialised markup with escapes, ``id`` kept); False uses the canonical lengths of §4.6
-      with the paper's attribute removal (RESOLUTION of §4.2). Page P is as published either way.
+      length, serialised markup with escapes, ``id`` kept); False uses the canonical lengths
+      (docs/methods.md#canonical-lengths) with the paper's attribute removal
+      (docs/methods.md#p-value-preprocessing). Page P is as published either way.
     - ``remove_img`` (default True, as the reference code): ``<img>`` counts for nothing.
-    - ``min_valid_chars`` (default 0 = as published; PROPOSAL §4.7, recommended
-      ``RECOMMENDED_MIN_VALID_CHARS``): when the chosen element has fewer valid (non-link) characters,
-      the page is not an article: probability min(P, 0.5·l_vt/min_valid_chars), below 0.5.
+    - ``min_valid_chars`` (default 0 = as published; not in the paper, docs/methods.md#p-value-guard;
+      recommended ``RECOMMENDED_MIN_VALID_CHARS``): when the chosen element has fewer valid (non-link)
+      characters, the page is not an article: probability min(P, 0.5·l_vt/min_valid_chars), below 0.5.
     - ``min_valid_chars_cjk`` (default 0; recommended ``RECOMMENDED_MIN_VALID_CHARS_CJK``): the same for
       an answer that is at least 30 % CJK characters (one CJK character carries about a word).
     """
@@ -175,7 +179,8 @@ def _tag_lengths(doc: Document, options: Options) -> list[int]:
 
 
 def _canonical_tag_length(el, tag: str) -> int:
-    """``<name attr="value">`` + ``</name>`` with id, class and style ignored (§4.2, §4.6)."""
+    """``<name attr="value">`` + ``</name>`` with id, class and style ignored
+    (docs/methods.md#p-value-preprocessing)."""
     length = len(tag) + 2 if tag in VOID_TAGS else 2 * len(tag) + 5
     for name, value in el.items():
         if name not in IGNORED_ATTRIBUTES:

@@ -1,5 +1,5 @@
-"""Region P (ALGORITHMS.md §4.6): the P value of any extracted region, so that every method's article
-probability means the same thing.
+"""Region P (docs/methods.md#region-p): the P value of any extracted region, so that every method's
+article probability means the same thing.
 
     P(R) = (l_t / l_s) · (l_vt / L_VT)
 

@@ -1,5 +1,5 @@
 """TTR — Text-to-Tag Ratio (Weninger & Hsu 2008) and its 2-D successor CETR (Weninger, Hsu & Han 2010)
-(ALGORITHMS.md §3).
+(docs/methods.md#ttr).
 
 For each non-empty source line k, with x_k its non-whitespace text characters and y_k the tags that
 start on it:
@@ -17,7 +17,8 @@ Content lines are then chosen by ``method``:
   content;
 * ``cetr_threshold``: T'_k > λ·σ(T') or G'_k > λ·σ(G').
 
-If σ(T')/mean(T') < ``cv_guard`` the page is uniformly text-like and every line is content (§3.6).
+If σ(T')/mean(T') < ``cv_guard`` the page is uniformly text-like and every line is content
+(docs/methods.md#ttr-uniform-pages).
 
 Lines come from the shared document, not a second parse: element start tags carry their source line
 (``lines``) and text slots theirs (``slot_lines``; a slot spanning lines is split at its newlines).
@@ -27,10 +28,10 @@ Minified pages (median estimated line length > ``rewrap_median`` or a source sho
 ``rewrap_min_lines`` lines) are re-wrapped with one element start tag per line. The output is the
 text slots on content lines (a slot counts when any of its lines is content).
 
-Article probability (TTR has none; PROPOSAL §3.5): the region P (§4.6) of the content slots, 0 unless
-``min_run`` consecutive lines are content, mapped by the method's ``CALIBRATION`` — the chance that a
-page with that region P is an article, fitted on the dev corpus with articles and non-articles
-weighted as equally common.
+Article probability (TTR has none; docs/methods.md#ttr-article-probability): the region P of the
+content slots, 0 unless ``min_run`` consecutive lines are content, mapped by the method's
+``CALIBRATION`` — the chance that a page with that region P is an article, fitted on the dev corpus
+with articles and non-articles weighted as equally common.
 """
 
 from __future__ import annotations
@@ -62,29 +63,32 @@ CALIBRATION = {
     "cetr_threshold": LogitMap(1.1512, 0.9866),
 }
 
-#: EM variance floor (§3.3) and convergence tolerance on the mean log-likelihood per line
+#: EM variance floor (docs/methods.md#ttr-selection) and convergence tolerance on the mean
+#: log-likelihood per line
 VARIANCE_FLOOR = 1e-3
 EM_TOLERANCE = 1e-3
 
 
 @dataclass(frozen=True)
 class Options:
-    """Options of TTR/CETR (ALGORITHMS.md §7).
+    """Options of TTR/CETR (docs/methods.md#ttr-options).
 
     * ``method`` = "threshold": one of ``METHODS`` (TTR paper; ``cetr_*`` from CETR).
     * ``sigma`` = 1.0, ``radius`` = 3: Gaussian smoothing σ and half-width in lines (dragnet's values;
       the CETR ports use 2.0 / 2). ``radius`` 0 turns smoothing off.
     * ``threshold_lambda`` = 1.0: λ in τ = λσ (TTR, CETR) for the threshold methods.
     * ``clusters`` = 3: k of k-means, EM, farthest-first and CETR k-means (TTR slides, CETR).
-    * ``max_iterations`` = 100: bound on k-means and EM iterations (§3.3).
+    * ``max_iterations`` = 100: bound on k-means and EM iterations (docs/methods.md#ttr-selection).
     * ``alpha`` = 3: CETR derivative window in lines (dragnet, pycetr).
-    * ``standardize`` = False: CETR k-means on T'/σ(T') and G'/σ(G') (PROPOSAL, §3.4).
-    * ``cv_guard`` = 0.5: below this coefficient of variation of T' every line is content (§3.6);
-      0 disables the guard.
+    * ``standardize`` = False: CETR k-means on T'/σ(T') and G'/σ(G') (not in the paper,
+      docs/methods.md#cetr).
+    * ``cv_guard`` = 0.5: below this coefficient of variation of T' every line is content
+      (docs/methods.md#ttr-uniform-pages); 0 disables the guard.
     * ``rewrap_median`` = 200, ``rewrap_min_lines`` = 20: re-wrap minified pages, whose non-empty lines
-      have a median length above the first or whose source has fewer lines than the second (§3.1, ours).
+      have a median length above the first or whose source has fewer lines than the second
+      (docs/methods.md#ttr-line-ratio; our rule).
     * ``min_run`` = 3: the probability is 0 without a run of this many consecutive content lines
-      (§3.5: isolated spikes are usually menus with long labels).
+      (docs/methods.md#ttr-article-probability: isolated spikes are usually menus with long labels).
     """
 
     method: str = "threshold"
@@ -213,8 +217,8 @@ def smooth(values: list[float], sigma: float, radius: int) -> list[float]:
 
 
 def derivative(values: list[float], alpha: int) -> list[float]:
-    """CETR's absolute smoothed derivative G_k = |mean(T'_{k+1..k+α}) − T'_k| (§3.4); near the end the
-    available lines are used, and the last line uses the mean of the last two."""
+    """CETR's absolute smoothed derivative G_k = |mean(T'_{k+1..k+α}) − T'_k| (docs/methods.md#cetr);
+    near the end the available lines are used, and the last line uses the mean of the last two."""
     n = len(values)
     out = []
     for k in range(n):

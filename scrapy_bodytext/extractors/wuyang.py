@@ -3,7 +3,7 @@ times HTML penalty functions; the best block is accepted above a threshold.
 
 RECONSTRUCTION: only the abstracts are reachable, which name the ingredients but not the formulas,
 the candidate detector, the weights or the threshold. This module implements the reconstruction of
-ALGORITHMS.md §2.2–2.6 (built from jusText's stop-word density and CETD/P value's link penalty), not
+docs/methods.md#wuyang (built from jusText's stop-word density and CETD/P value's link penalty), not
 the authors' published formulas.
 
 For a block b with n tokens, s of them stop words of the page's language (``language.py``), link
@@ -18,7 +18,7 @@ Candidates are ``body article main section div td table blockquote ul ol`` eleme
 accepted iff d ≥ θ_d, s ≥ θ_s and ld ≤ ``max_link_density``; its text is returned either way, and
 the article probability is the logistic σ(a·(d − θ_d) + b·ln(s/θ_s) − c·ld), at most 0.49 when the
 threshold rejects the block. Pages without stop-word evidence (no language found) fall back to the
-candidate of largest region P (§4.6), whose region P is then the probability.
+candidate of largest region P (docs/methods.md#region-p), whose region P is then the probability.
 """
 
 from __future__ import annotations
@@ -35,13 +35,14 @@ from .regionp import element_region_p
 NAME = "wuyang"
 
 CANDIDATE_TAGS = frozenset("body article main section div td table blockquote ul ol".split())
-#: a block holding one of these gets the form penalty (§2.4)
+#: a block holding one of these gets the form penalty (docs/methods.md#wuyang-score)
 FORM_TAGS = frozenset(("form", "input", "select", "button", "textarea"))
 
-#: logistic weights of the article probability (§2.5 defaults a=20, b=1, c=4), refitted on the dev
-#: corpus labels by ``python scripts/calibrate_wuyang.py`` (class-balanced logistic regression, no
-#: intercept). b came out negative: the best blocks of the dev non-articles (section pages, legal
-#: pages) hold more stop words than the typical article, so only d and ld carry the evidence there.
+#: logistic weights of the article probability (first guesses a=20, b=1, c=4:
+#: docs/methods.md#wuyang-decision-and-probability), refitted on the dev corpus labels by
+#: ``python scripts/calibrate_wuyang.py`` (class-balanced logistic regression, no intercept). b came
+#: out negative: the best blocks of the dev non-articles (section pages, legal pages) hold more stop
+#: words than the typical article, so only d and ld carry the evidence there.
 LOGISTIC_A = 5.0500
 LOGISTIC_B = -0.2654
 LOGISTIC_C = 4.4281
@@ -51,7 +52,8 @@ REJECTED_MAX = 0.49
 
 @dataclass(frozen=True)
 class Options:
-    """Options of the Wu & Yang reconstruction (all PROPOSAL values of ALGORITHMS.md §2 and §7).
+    """Options of the Wu & Yang reconstruction (every value is the reconstruction's:
+    docs/methods.md#wuyang-options).
 
     - ``min_chars`` (100) / ``min_chars_cjk`` (50): characters a candidate block needs; the CJK value
       applies to Chinese and Japanese pages.
@@ -129,7 +131,7 @@ def extract(doc: Document, options: Options) -> Extraction:
         c = chars[end] - chars[first]
         if c < min_chars or paragraph_end[first] > end:
             continue
-        if lang is None:  # no stop-word evidence: region P decides (§2.6)
+        if lang is None:  # no stop-word evidence: region P decides (docs/methods.md#wuyang-without-stop-words)
             score = element_region_p(doc, e)
         else:
             n = tokens[end] - tokens[first]
