@@ -42,7 +42,7 @@ URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root",
 SELECTION_FEATURES = (
     "selected_share", "log_selected_chars", "selected_link_density", "log_paragraphs", "mean_stop_density",
     "long_paragraphs", "mean_paragraph_score", "log_runs", "largest_run_share", "short_selection",
-    "heading_share",
+    "heading_share", "teaser_share",
 )
 #: main text shorter than this many characters is short: ``short_selection`` grows from 0 (this long)
 #: to 1 (empty), so that a page whose main text is a heading or a line can be judged apart from the
@@ -134,8 +134,17 @@ def article_row(paras: Paragraphs, evidence: list[float], keep: list[int], score
         largest,
         max(0.0, 1.0 - selected_valid / SHORT_SELECTION_CHARS),
         sum(chars[i] for i in keep if paras.heading[i]) / selected if selected else 0.0,
+        _teaser_chars(paras, keep) / selected if selected else 0.0,
         *evidence,
     ]
+
+
+def _teaser_chars(paras: Paragraphs, keep: list[int]) -> int:
+    """Characters of the kept paragraphs that come right after a linked heading: the summaries of a
+    listing's teasers (headline link, then its standfirst); in an article, prose follows headings
+    that are not links."""
+    chars, link_chars, heading = paras.chars, paras.link_chars, paras.heading
+    return sum(chars[i] for i in keep if i and heading[i - 1] and link_chars[i - 1] * 2 > chars[i - 1])
 
 
 def _contiguity(paras: Paragraphs, keep: list[int], selected: int) -> tuple[float, float]:
