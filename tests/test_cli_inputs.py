@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sample_pages import link_list_page
 
 import scrapy_bodytext
 from scrapy_bodytext.cli.inputs import DEFAULT_GLOBS, matches
@@ -211,7 +212,9 @@ def expected_verdict(row: dict) -> str:
 def test_plain_text_shows_the_verdict_of_each_page_on_stderr(tmp_path):
     empty = tmp_path / "empty.html"
     empty.write_bytes(b"")
-    pages = [str(SITE / "article-bakery.html"), str(SITE / "index.html"), str(empty)]
+    listing = tmp_path / "listing.html"
+    listing.write_text(link_list_page(60), encoding="utf-8")
+    pages = [str(SITE / "article-bakery.html"), str(listing), str(empty)]
     done = cli("extract", *pages)
     assert done.returncode == 0
     lines = done.stderr.decode().splitlines()
@@ -226,8 +229,9 @@ def test_plain_text_shows_the_verdict_of_each_page_on_stderr(tmp_path):
     assert cli("extract", "--json", *pages).stderr == b""
 
 
-def test_a_threshold_moves_the_verdict():
-    page = SITE / "index.html"
+def test_a_threshold_moves_the_verdict(tmp_path):
+    page = tmp_path / "listing.html"
+    page.write_text(link_list_page(60), encoding="utf-8")
     assert json_rows(cli("extract", "--json", str(page)))[0]["is_article"] is False
     done = cli("extract", "--threshold", "0", str(page))
     assert done.stderr.decode().startswith(f"== {page}: article (")

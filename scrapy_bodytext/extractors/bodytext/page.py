@@ -91,16 +91,17 @@ def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
 
 def url_evidence(url: str | None) -> tuple[float, ...]:
     """The URL's shape: article slugs and ids versus short section, shop, service and search paths.
-    A missing URL gives zeros; a ``file:`` URL gives its file name's words only (the folders it lies
-    in say nothing about the page)."""
+    A missing URL gives zeros; a ``file:`` URL gives the words of its file name and of the folder it
+    lies in (a site saved to disk keeps its paths there: ``tag/energy.html``), never the folders above,
+    and no depth (where the site's root lies on disk is unknown)."""
     slug_words = long_number = depth = is_root = shop_words = service_words = 0.0
     parts = urlsplit(url) if url else None
     if parts is not None and parts.scheme in ("http", "https", "file"):
         path = parts.path
         segments = [segment for segment in path.split("/") if segment]
         if parts.scheme == "file":
-            path = "/" + segments[-1] if segments else "/"
-            segments = segments[-1:]
+            segments = segments[-2:]
+            path = "/" + "/".join(segments)
         else:
             depth = float(len(segments))
             is_root = 1.0 if not segments else 0.0
