@@ -96,9 +96,14 @@ def third_party_imports(root: Path) -> Iterator[Import]:
         yield from visit(ast.parse(path.read_text("utf-8"), str(path)), path, False)
 
 
+#: distributions whose import name is not their own name, for when they are not installed here
+NOT_INSTALLED_NAMES = {"readability": "readability-lxml"}
+
+
 def distributions_of(module: str) -> frozenset[str]:
-    """The installed distributions that provide a top-level module (its own name when none is installed)."""
-    found = importlib.metadata.packages_distributions().get(module) or [module]
+    """The installed distributions that provide a top-level module (when none is installed: the known
+    distribution of that import name, else the module's own name)."""
+    found = importlib.metadata.packages_distributions().get(module) or [NOT_INSTALLED_NAMES.get(module, module)]
     return frozenset(normalized(name) for name in found)
 
 
