@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -252,8 +253,6 @@ class _ParagraphRanges:
 
     def of(self, element: int) -> tuple[int, int]:
         """Paragraphs whose first slot lies inside ``element``'s subtree."""
-        from bisect import bisect_left
-
         doc = self.doc
         return (bisect_left(self.starts, doc.slot_starts[element]), bisect_left(self.starts, doc.slot_ends[element]))
 
