@@ -145,7 +145,7 @@ def extract_with_config(
     try:
         doc, parsed, metadata = read_page(
             body, config, url=url, encoding=encoding, content_type=content_type,
-            deadline=started + config.time_budget, with_metadata=True,
+            deadline=started + config.time_budget, with_metadata=config.metadata,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
             return replace(empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding,

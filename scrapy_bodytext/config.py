@@ -29,6 +29,8 @@ class ExtractConfig:
     ``links`` writes its links (Markdown ``[text](url)``, HTML ``<a href>``) in those two formats.
     ``comments`` writes the page's reader comments, where the method tells them apart (the default
     method does), to the result's ``comments`` in the same format; they are never main text.
+    ``metadata`` reads the page's metadata (title, dates, authors, ...) into the result; off, those
+    values stay empty (``language`` is then the detected one) and the page costs less.
     """
 
     extractor: str = extractors.DEFAULT_EXTRACTOR
@@ -40,6 +42,7 @@ class ExtractConfig:
     output_format: str = DEFAULT_OUTPUT_FORMAT
     links: bool = False
     comments: bool = False
+    metadata: bool = True
     #: the ``Options`` instance of ``extractor``, resolved once here (not per page)
     extractor_options: Any = field(init=False, repr=False, compare=False)
 
@@ -59,6 +62,8 @@ class ExtractConfig:
             raise ValueError(f"links must be True or False, got {self.links!r}")
         if not isinstance(self.comments, bool):
             raise ValueError(f"comments must be True or False, got {self.comments!r}")
+        if not isinstance(self.metadata, bool):
+            raise ValueError(f"metadata must be True or False, got {self.metadata!r}")
         built = {}
         for name, values in dict(self.options).items():
             built[name] = build_options(name, values)

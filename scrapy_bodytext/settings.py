@@ -27,6 +27,7 @@ from .config import (
     ExtractConfig,
 )
 from .executors import default_workers
+from .metadata import METADATA_VALUES
 from .result import VALUE_NAMES
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
@@ -116,11 +117,15 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     output_format = reader.get("BODYTEXT_OUTPUT_FORMAT", _choice(OUTPUT_FORMATS))
     links = reader.get("BODYTEXT_OUTPUT_LINKS", _boolean)
     field_map = _field_map(reader)
+    rejected_feeds = reader.get("BODYTEXT_REJECTED_FEED", _feeds)
+    written = {name for name, _ in field_map}
     try:
         config = ExtractConfig(
             extractor=extractor, threshold=threshold, max_body_size=max_body_size, max_nodes=max_nodes,
             time_budget=time_budget, options=options, output_format=output_format, links=links,
-            comments=any(name == "comments" for name, _ in field_map),  # collected only when written
+            comments="comments" in written,  # collected only when written
+            # read only when written, or for the review feed's titles
+            metadata=bool(written & METADATA_VALUES or rejected_feeds),
         )
     except ValueError as exc:  # options of an extractor: the config names the extractor and option
         raise BodyTextSettingError(f"BODYTEXT_EXTRACTOR_OPTIONS: {exc}") from None
@@ -131,7 +136,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         on_failure=reader.get("BODYTEXT_ON_FAILURE", _choice(ON_FAILURE_CHOICES)),
         field_map=field_map,
         item_classes=reader.get("BODYTEXT_ITEM_CLASSES", _item_classes),
-        rejected_feeds=reader.get("BODYTEXT_REJECTED_FEED", _feeds),
+        rejected_feeds=rejected_feeds,
         status_codes=frozenset(reader.get("BODYTEXT_STATUS_CODES", _list_of(_status_code))),
         content_types=frozenset(reader.get("BODYTEXT_CONTENT_TYPES", _list_of(_media_type))),
         threads=reader.get("BODYTEXT_THREADS", _integer(1)),

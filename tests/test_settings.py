@@ -20,7 +20,8 @@ README, PLUGIN_DOC = REPO / "README.md", REPO / "docs" / "plugin.md"
 
 def test_defaults_give_the_core_defaults():
     loaded = load_settings({})
-    assert loaded.extract == ExtractConfig()
+    # the core's defaults, except that the default fields take no page metadata, so none is read
+    assert loaded.extract == ExtractConfig(metadata=False)
     assert loaded.enabled and loaded.drop_non_articles
     assert loaded.on_failure == "drop"
     assert loaded.fields == ("main_text", "article_probability")
@@ -95,6 +96,15 @@ def test_fields_as_presets_names_or_mappings(value, expected):
 ])
 def test_comments_are_collected_only_when_a_field_takes_them(value, collected):
     assert load_settings(Settings({"BODYTEXT_FIELDS": value})).extract.comments is collected
+
+
+@pytest.mark.parametrize(("settings", "read"), [
+    ({}, False), ({"BODYTEXT_FIELDS": "metadata"}, True), ({"BODYTEXT_FIELDS": "main_text,language"}, False),
+    ({"BODYTEXT_FIELDS": {"main_text": "body", "published": "date"}}, True),
+    ({"BODYTEXT_REJECTED_FEED": "rejected.jsonl"}, True),
+])
+def test_metadata_is_read_only_when_a_field_or_the_review_feed_takes_it(settings, read):
+    assert load_settings(Settings(settings)).extract.metadata is read
 
 
 def test_the_old_field_settings_rename_the_two_values():

@@ -66,7 +66,6 @@ def publication_like(key: str) -> bool:
     ``...publishtime``, ``pub_date``, ``date-published``; not expiry, update or modification dates."""
     return (("pub" in key or "issued" in key) and ("date" in key or "time" in key)
             and _NOT_PUBLISHED.search(key) is None)
-#: every ``<meta>`` name read
 #: ``<meta>`` names behind the page declarations the methods weigh (``declarations``): a publication
 #: date is declared, the Open Graph type, the content language
 FLAG_PUBLISHED_KEYS = frozenset(
@@ -74,7 +73,7 @@ FLAG_PUBLISHED_KEYS = frozenset(
      "sailthru.date", "parsely-pub-date", "og:article:published_time")
 )
 DECLARATION_KEYS = frozenset((*FLAG_PUBLISHED_KEYS, "og:type", "content-language"))
-#: (and those the page declarations need)
+#: every ``<meta>`` name read (and those the page declarations need)
 META_KEYS = frozenset((*PUBLISHED_KEYS, *MODIFIED_KEYS, *AUTHOR_KEYS, *TITLE_KEYS, *SITE_KEYS, *DESCRIPTION_KEYS,
                        *IMAGE_KEYS, *TAG_KEYS, *SECTION_KEYS, *LANGUAGE_KEYS, "og:url", *DECLARATION_KEYS))
 
@@ -164,6 +163,10 @@ class _Page:
             body = self.root.find("body")
             self._near = Neighbourhood(around(self.headline, body if body is not None else self.root))
         return self._near
+
+
+#: the result values only page metadata gives (``language`` falls back to the detected language)
+METADATA_VALUES = frozenset(PageMetadata.__slots__) - {"language"}
 
 
 def result_values(metadata: PageMetadata | None, detected_language: str | None) -> dict:
