@@ -17,7 +17,7 @@ import numpy as np
 
 from ..extractors.bodytext import page as page_level
 from .dataset import PageData
-from .fitting import fit_logistic, sigmoid
+from .fitting import fit_platt, sigmoid
 from .folds import training_indices
 from .paragraph_models import Linear, fit_linear
 
@@ -61,8 +61,8 @@ class Calibration:
 
     @classmethod
     def fit(cls, scores: np.ndarray, labels: np.ndarray) -> Calibration:
-        beta = fit_logistic(np.c_[np.ones(len(scores)), logit(scores)], labels, l2=1e-3)
-        return cls(float(beta[0]), float(beta[1]))
+        slope, intercept = fit_platt(scores, labels, balanced=False, epsilon=1e-6)
+        return cls(intercept, slope)
 
     def apply(self, scores: np.ndarray) -> np.ndarray:
         return sigmoid(self.intercept + self.slope * logit(scores))

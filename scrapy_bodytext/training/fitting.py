@@ -5,7 +5,7 @@
 * ``fit_trees``: gradient-boosted *oblivious* trees for the log loss: each tree asks the same
   question (feature > threshold) of every row at each of its levels, so a tree of depth d is d
   questions and 2**d leaf values, and the whole model is evaluated with a few array operations
-  (``scrapy_bodytext.extractors.trees``). Histogram splits on quantile bins, shrinkage, L2 on leaves.
+  (``scrapy_bodytext.extractors.bodytext.model.Trees``). Histogram splits on quantile bins, shrinkage, L2 on leaves.
 """
 
 from __future__ import annotations

@@ -69,9 +69,10 @@ def score(doc: Document) -> Scored:
     scores = [0.0] * n
     if paras.candidates:
         doc.check_time()
-        for i, value in zip(paras.candidates, model.first_pass(paras.rows).tolist()):
+        base = np.array(paras.rows, float)
+        for i, value in zip(paras.candidates, model.first_pass(base).tolist()):
             first[i] = value
-        rows = np.hstack([np.array(paras.rows, float), np.array(context.context_rows(paras, first), float)])
+        rows = np.hstack([base, np.array(context.context_rows(paras, first), float)])
         for i, value in zip(paras.candidates, model.second_pass(rows).tolist()):
             scores[i] = value
     return Scored(paras, first, scores)

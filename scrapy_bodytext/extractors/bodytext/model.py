@@ -122,8 +122,8 @@ class Model:
     relative_cut: float
     about: dict[str, Any]
 
-    def first_pass(self, rows: list[list[float]]) -> np.ndarray:
-        return self.first.probabilities(np.array(rows, float))
+    def first_pass(self, rows: np.ndarray) -> np.ndarray:
+        return self.first.probabilities(rows)
 
     def second_pass(self, rows: np.ndarray) -> np.ndarray:
         return (self.second_linear.probabilities(rows) + self.second_trees.probabilities(rows)) / 2

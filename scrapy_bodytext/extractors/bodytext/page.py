@@ -65,7 +65,7 @@ def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
     if "h1" in tags:  # the first <h1>'s text: pages often title themselves there only
         h1 = tags.index("h1")
         headline += " " + "".join(doc.texts[doc.slot_starts[h1]:doc.slot_ends[h1]])[:200]
-    text = (" ".join(doc.texts) if len(doc.texts) < 20_000 else " ".join(doc.texts[:20_000])).lower()
+    text = " ".join(doc.texts[:20_000]).lower()
     in_records = sum(chars[i] for i, (lo, hi) in zip(paras.candidates, paras.records) if hi - lo > 1)
     return [
         1.0 if doc.og_type == "article" else 0.0,

@@ -104,10 +104,6 @@ class Paragraphs:
     best_node_p: float
     links: int  # <a> elements on the page
 
-    @property
-    def valid_chars(self) -> list[int]:
-        return [c - l for c, l in zip(self.chars, self.link_chars)]
-
 
 def paragraphs(doc: Document) -> Paragraphs:
     """Split the page into paragraphs and compute the feature row of every candidate."""
