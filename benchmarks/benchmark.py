@@ -20,7 +20,7 @@ corpus and prints the N functions with the largest own time (cProfile).
 
 Methods:
 
-* ``lxml.html`` (the baseline): decode the bytes (``scrapy_bodytext.decoding.decode``, the step every
+* ``lxml.html`` (the baseline): decode the bytes (``scrapy_bodytext.page.decoding.decode``, the step every
   method here shares) and parse them with ``lxml.html``; nothing else. "× lxml" is each method's
   total time divided by this one's.
 * our extractors, through ``extract_with_config`` (decoding, parsing, cleaning, extraction).
@@ -50,7 +50,7 @@ from pathlib import Path
 
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.decoding import decode
+from scrapy_bodytext.page.decoding import decode
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.evaluation.report import (
     Outcome, Run, available_extractors, count_and_share, fmt, machine_description, markdown_table, our_method,
@@ -104,7 +104,7 @@ def readability_method():
     from readability import Document
 
     from scrapy_bodytext.api import load_document
-    from scrapy_bodytext.render import render_slots
+    from scrapy_bodytext.output.text import render_slots
 
     config = ExtractConfig()
 

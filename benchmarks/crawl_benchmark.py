@@ -371,9 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve(corpus, args.pages, args.latency)
         return 0
-    from scrapy_bodytext.cpus import usable_cpus
+    from scrapy_bodytext.workers.cpus import usable_cpus
     from scrapy_bodytext.evaluation.report import machine_description
-    from scrapy_bodytext.settings import load_settings
+    from scrapy_bodytext.plugin.settings import load_settings
 
     counts = args.workers or [max(1, load_settings({}).workers)]
     cpus = usable_cpus()

@@ -1,7 +1,8 @@
 """scrapy-bodytext: main body text and article probability for every page a Scrapy crawl stores.
 
 The core (``extract``, ``ExtractConfig``, ``ExtractionResult``) imports nothing from Scrapy; the Scrapy
-components (``Addon``, middlewares, pipeline) are loaded on first access.
+components (``Addon``, middlewares, pipeline, the drop exceptions, the review feed and its signal) are
+loaded on first access.
 """
 
 import typing as _typing
@@ -14,11 +15,15 @@ from .result import ExtractionResult, Reason
 __version__ = "0.1.0"
 
 _SCRAPY_EXPORTS = {
-    "Addon": "scrapy_bodytext.addon",
-    "BodyTextDownloaderMiddleware": "scrapy_bodytext.middlewares",
-    "BodyTextSpiderMiddleware": "scrapy_bodytext.spidermiddlewares",
-    "BodyTextPipeline": "scrapy_bodytext.pipelines",
-    "NotAnArticle": "scrapy_bodytext.pipelines",
+    "Addon": "scrapy_bodytext.plugin.addon",
+    "BodyTextDownloaderMiddleware": "scrapy_bodytext.plugin.middlewares",
+    "BodyTextSpiderMiddleware": "scrapy_bodytext.plugin.spidermiddlewares",
+    "BodyTextPipeline": "scrapy_bodytext.plugin.pipelines",
+    "NotAnArticle": "scrapy_bodytext.plugin.pipelines",
+    "ExtractionFailed": "scrapy_bodytext.plugin.pipelines",
+    "RejectedFeed": "scrapy_bodytext.plugin.review",
+    "RejectedPage": "scrapy_bodytext.plugin.review",
+    "page_rejected": "scrapy_bodytext.plugin.review",
 }
 
 __all__ = [
@@ -27,10 +32,11 @@ __all__ = [
 ]
 
 if _typing.TYPE_CHECKING:  # pragma: no cover
-    from .addon import Addon
-    from .middlewares import BodyTextDownloaderMiddleware
-    from .pipelines import BodyTextPipeline, NotAnArticle
-    from .spidermiddlewares import BodyTextSpiderMiddleware
+    from .plugin.addon import Addon
+    from .plugin.middlewares import BodyTextDownloaderMiddleware
+    from .plugin.pipelines import BodyTextPipeline, ExtractionFailed, NotAnArticle
+    from .plugin.review import RejectedFeed, RejectedPage, page_rejected
+    from .plugin.spidermiddlewares import BodyTextSpiderMiddleware
 
 
 def __getattr__(name: str) -> object:

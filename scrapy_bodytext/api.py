@@ -11,14 +11,14 @@ from typing import Any
 
 from . import extractors
 from .config import ExtractConfig
-from .decoding import decode
-from .document import Document
-from .declarations import read_declarations
-from .formats import render, shows_text
+from .page.decoding import decode
+from .page.document import Document
+from .page.claims import read_claims
+from .output.formats import shows_text, write_selection
 from .metadata import PageMetadata, read_declared, read_metadata, result_values
-from .parse import ParsedPage, parse_html
+from .page.parse import ParsedPage, parse_html
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
-from .sniff import looks_binary
+from .page.sniff import looks_binary
 
 _DEFAULT_CONFIG: ExtractConfig | None = None
 
@@ -122,7 +122,7 @@ def read_page(
         declared = read_declared(root)  # one walk over the declaring tags, before Document() cleans the tree
         metadata = read_metadata(root, url, declared) if with_metadata else None
         doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline,
-                       declarations=read_declarations(root, declared))
+                       claims=read_claims(root, declared))
         return doc, parsed, metadata
     except LimitExceeded as exc:
         exc.encoding = used_encoding
@@ -152,8 +152,8 @@ def extract_with_config(
                                         output_format=output_format),
                            **result_values(metadata, doc.lang))
         found = extractors.load(name).extract(doc, config.extractor_options)
-        text = render(doc, found.slots, output_format, links=config.links)
-        comments = render(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
+        text = write_selection(doc, found.slots, output_format, links=config.links)
+        comments = write_selection(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
     except LimitExceeded as exc:
         return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)
     except Exception as exc:  # noqa: BLE001 - a bug in a method or a writer must not stop a crawl

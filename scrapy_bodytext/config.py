@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import extractors
+from .output.formats import OUTPUT_FORMATS
 
 #: defaults shared by the Python API, the command line and the Scrapy settings
 DEFAULT_THRESHOLD = 0.5
@@ -15,7 +16,6 @@ DEFAULT_MAX_BODY_SIZE = 10 * 1024 * 1024
 DEFAULT_MAX_NODES = 200_000
 DEFAULT_TIME_BUDGET = 5.0
 #: how the main text is written: plain text, Markdown or cleaned HTML (see ``formats``)
-OUTPUT_FORMATS = ("text", "markdown", "html")
 DEFAULT_OUTPUT_FORMAT = "text"
 
 

@@ -3,40 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 
-class Reason(str, Enum):
-    """Why an extraction produced what it did; machine-readable, also used as a stats key."""
+from .page.reasons import SKIP_REASONS, LimitExceeded, Reason
 
-    OK = "ok"
-    EMPTY = "empty"  # no bytes or no text at all
-    NOT_HTML = "not_html"  # binary or obviously not markup
-    TOO_LARGE = "too_large"  # body above the size limit
-    TOO_MANY_NODES = "too_many_nodes"  # tree above the node limit
-    UNDECODABLE = "undecodable"  # nothing readable after decoding
-    TIME_LIMIT = "time_limit"  # the per-page time budget ran out
-    NO_MAIN_TEXT = "no_main_text"  # parsed fine, the method found no main text
-    ERROR = "error"  # an unexpected exception inside an extractor (a bug; reported, not raised)
-
-
-#: reasons that mean the page was never looked at by an extractor
-SKIP_REASONS = frozenset(
-    {Reason.EMPTY, Reason.NOT_HTML, Reason.TOO_LARGE, Reason.TOO_MANY_NODES, Reason.UNDECODABLE}
-)
-
-
-class LimitExceeded(Exception):
-    """A page is skipped before any method weighs it: it passed a configured bound, or holds nothing
-    to read. ``reason`` says which; ``encoding`` is the one used, once known."""
-
-    def __init__(self, reason: Reason, detail: str, encoding: str | None = None):
-        if not isinstance(reason, Reason):
-            raise TypeError(f"reason must be a Reason, got {reason!r}")
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-        self.encoding = encoding
+__all__ = ["SKIP_REASONS", "ExtractionResult", "LimitExceeded", "Reason", "empty_result"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from pathlib import Path
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from scrapy_bodytext.warc import ArchiveEntry, iter_archive
+from scrapy_bodytext.archives.entries import ArchiveEntry, iter_archive
 
 REPO = Path(__file__).resolve().parent.parent
 CONTAINERS = ("warc.gz", "warc", "arc.gz", "arc")

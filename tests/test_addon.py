@@ -17,14 +17,14 @@ from scrapy_bodytext import (
     BodyTextPipeline,
     BodyTextSpiderMiddleware,
 )
-from scrapy_bodytext.addon import (
+from scrapy_bodytext.plugin.addon import (
     DOWNLOADER_MIDDLEWARE_ORDER,
     EXTENSION_ORDER,
     PIPELINE_ORDER,
     SPIDER_MIDDLEWARE_ORDER,
 )
-from scrapy_bodytext.review import RejectedFeed
-from scrapy_bodytext.settings import DEFAULTS, BodyTextSettingError
+from scrapy_bodytext.plugin.review import RejectedFeed
+from scrapy_bodytext.plugin.settings import DEFAULTS, BodyTextSettingError
 
 COMPONENTS = (
     ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware, DOWNLOADER_MIDDLEWARE_ORDER),
@@ -65,11 +65,11 @@ def test_spider_settings_enable_it_and_override_the_defaults():
 def test_components_the_user_already_placed_keep_their_order():
     settings = get_crawler(settings_dict={
         "ADDONS": {Addon: 0},
-        "ITEM_PIPELINES": {"scrapy_bodytext.pipelines.BodyTextPipeline": 800},
+        "ITEM_PIPELINES": {"scrapy_bodytext.plugin.pipelines.BodyTextPipeline": 800},
         "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 60},
     }).settings
     pipelines = settings.getdict("ITEM_PIPELINES")
-    assert pipelines == {"scrapy_bodytext.pipelines.BodyTextPipeline": 800}
+    assert pipelines == {"scrapy_bodytext.plugin.pipelines.BodyTextPipeline": 800}
     assert settings.getdict("SPIDER_MIDDLEWARES") == {"scrapy_bodytext.BodyTextSpiderMiddleware": 60}
     assert settings.getdict("DOWNLOADER_MIDDLEWARES")[BodyTextDownloaderMiddleware] == DOWNLOADER_MIDDLEWARE_ORDER
 

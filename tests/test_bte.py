@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_bodytext import extract
-from scrapy_bodytext.document import Document
-from scrapy_bodytext.parse import parse_html
-from scrapy_bodytext.render import render_slots
+from scrapy_bodytext.page.document import Document
+from scrapy_bodytext.page.parse import parse_html
+from scrapy_bodytext.output.text import render_slots
 from scrapy_bodytext.extractors import bte
 from scrapy_bodytext.extractors.maxsubarray import max_subarray
 

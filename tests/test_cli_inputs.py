@@ -22,7 +22,7 @@ from sample_pages import link_list_page
 import scrapy_bodytext
 from scrapy_bodytext.cli.inputs import DEFAULT_GLOBS, matches
 from scrapy_bodytext.cli.parallel import INPUTS_PER_WORKER, worker_count
-from scrapy_bodytext.executors import usable_cpus
+from scrapy_bodytext.workers.executors import usable_cpus
 
 SITE = Path(__file__).resolve().parent / "site"
 SCRIPT = Path(sys.executable).with_name("scrapy-bodytext")

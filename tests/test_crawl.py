@@ -17,8 +17,8 @@ from http_server import SITE, SiteServer, site_pages
 from scrapy.http import HtmlResponse
 
 from scrapy_bodytext import ExtractionResult, extract, extractors
-from scrapy_bodytext.review import FIELDS
-from scrapy_bodytext.settings import FIELD_PRESETS
+from scrapy_bodytext.plugin.review import FIELDS
+from scrapy_bodytext.plugin.settings import FIELD_PRESETS
 
 ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
 KINDS = ("dict", "item", "dataclass", "attrs")

@@ -8,8 +8,8 @@ import pytest
 from scrapy_bodytext import Reason, extract
 from scrapy_bodytext.api import load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.decoding import decode, resolve_label
-from scrapy_bodytext.render import render_slots
+from scrapy_bodytext.page.decoding import decode, resolve_label
+from scrapy_bodytext.output.text import render_slots
 
 ZH = "北京时间昨天晚上，国家统计局发布了最新的经济数据。数据显示，今年前三个季度国内生产总值同比增长百分之五点二，消费市场继续恢复，就业形势总体稳定。"
 ZH_TW = "政府昨日宣布新的教育計畫，將在明年改善學校設備並增加教師培訓。"

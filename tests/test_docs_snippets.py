@@ -40,7 +40,7 @@ import scrapy_bodytext
 from scrapy_bodytext import extractors
 from scrapy_bodytext.cli import build_parser
 from scrapy_bodytext.cli.options import build_config, parse_options
-from scrapy_bodytext.settings import load_settings
+from scrapy_bodytext.plugin.settings import load_settings
 
 REPO = Path(__file__).resolve().parent.parent
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]

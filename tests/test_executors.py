@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_bodytext import ExtractConfig, extract
-from scrapy_bodytext.executors import (
+from scrapy_bodytext.workers.executors import (
     ProcessExecutor,
     ThreadExecutor,
     WorkerDied,
@@ -22,7 +22,7 @@ from scrapy_bodytext.executors import (
     extract_timed,
     make_executor,
 )
-from scrapy_bodytext.process_pool import START_ATTEMPTS
+from scrapy_bodytext.workers.pool import START_ATTEMPTS
 
 SITE = Path(__file__).parent / "site"
 PAGES = sorted(SITE.glob("*.html"))
@@ -203,7 +203,7 @@ def test_the_jobs_queued_behind_a_lost_one_are_not_lost(processes, tmp_path):
 def test_the_forkserver_preload_loads_every_method_once():
     """What the forkserver imports before forking workers (``WORKER_PRELOAD``) leaves every method's
     module and the stop-word lists loaded, so forked workers start warm."""
-    check = ("import sys; from scrapy_bodytext.executors import WORKER_PRELOAD; "
+    check = ("import sys; from scrapy_bodytext.workers.executors import WORKER_PRELOAD; "
              "[__import__(name) for name in WORKER_PRELOAD]; "
              "from scrapy_bodytext import extractors; "
              "print(all(path in sys.modules for path in extractors.EXTRACTORS.values()), 'stopwordsiso' in sys.modules)")

@@ -17,19 +17,19 @@ import scrapy_bodytext
 from scrapy_bodytext import config as config_module
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.document import (
+from scrapy_bodytext.page.document import (
     ELEMENT_COLUMNS, LAZY_ELEMENT_COLUMNS, LAZY_SLOT_COLUMNS, SLOT_COLUMNS, Document,
 )
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.extractors import names
-from scrapy_bodytext.language import detect_language, stopword_counts
-from scrapy_bodytext.parse import thread_parser
+from scrapy_bodytext.page.language import detect_language, stopword_counts
+from scrapy_bodytext.page.parse import thread_parser
 
 THREADS = 8
 SITE = Path(__file__).resolve().parent / "site"
 PACKAGE = Path(scrapy_bodytext.__file__).resolve().parent
-#: the Scrapy layer and the command-line tools around the core
-NOT_CORE = frozenset(("addon", "executors", "middlewares", "pipelines", "review", "settings", "spidermiddlewares", "startup"))
+#: the folders of the extraction core (with the front door's modules at the top of the package)
+CORE_FOLDERS = ("page", "output", "metadata", "extractors")
 #: no page may hit the time budget here: a busy machine must not change a result
 NO_TIME_LIMIT = 3600.0
 
@@ -110,7 +110,7 @@ def test_each_thread_parses_with_its_own_parser():
 def test_document_holds_the_columns_and_nothing_else():
     body = article_page(ENGLISH_PARAGRAPHS).replace("<head>", '<head><meta property="og:type" content="article">')
     doc = load_document(body, ExtractConfig(), url="https://www.example.com/news/a")
-    page_fields = {"url", "encoding", "deadline", "declarations", "memo", "_prefix", "trailing_tags"}
+    page_fields = {"url", "encoding", "deadline", "claims", "memo", "_prefix", "trailing_tags"}
     assert set(vars(doc)) == set(ELEMENT_COLUMNS) | set(SLOT_COLUMNS) | page_fields
     for name in LAZY_ELEMENT_COLUMNS + LAZY_SLOT_COLUMNS:  # computed on first use ...
         getattr(doc, name)
@@ -123,7 +123,7 @@ def test_document_holds_the_columns_and_nothing_else():
     assert set(vars(doc)) - page_fields == set(ELEMENT_COLUMNS + SLOT_COLUMNS + LAZY_ELEMENT_COLUMNS
                                                + LAZY_SLOT_COLUMNS)
     # the page's declarations keep the names the methods read, from one reader
-    assert (doc.og_type, doc.title, doc.declarations.og_type) == ("article", "Old station", "article")
+    assert (doc.og_type, doc.title, doc.claims.og_type) == ("article", "Old station", "article")
     assert not any(hasattr(Document, name) for name in ("text_of", "descendants", "children"))
 
 
@@ -131,9 +131,9 @@ def test_methods_keep_per_page_values_in_the_memo():
     doc = load_document(article_page(GERMAN_PARAGRAPHS).encode(), ExtractConfig())
     assert detect_language(doc) == "de"
     stopword_counts(doc, "de")
-    assert {key[0] for key in doc.memo} == {"scrapy_bodytext.language"}
+    assert {key[0] for key in doc.memo} == {"scrapy_bodytext.page.language"}
     assert not set(vars(doc)) - {*ELEMENT_COLUMNS, *SLOT_COLUMNS, "chars", "url", "encoding", "deadline",
-                                 "declarations", "memo", "_prefix", "trailing_tags"}
+                                 "claims", "memo", "_prefix", "trailing_tags"}
 
 
 def test_options_are_resolved_once_per_configuration(monkeypatch):
@@ -150,10 +150,10 @@ def test_options_are_resolved_once_per_configuration(monkeypatch):
 
 # ----------------------------------------------------------------------------- imports
 def core_modules() -> list[str]:
-    found = [f"scrapy_bodytext.{path.stem}" for path in PACKAGE.glob("*.py")
-             if path.stem not in NOT_CORE and path.stem not in ("__init__", "__main__")]
-    found += [f"scrapy_bodytext.extractors.{path.stem}" for path in (PACKAGE / "extractors").glob("*.py")
-              if path.stem != "__init__"]
+    found = [f"scrapy_bodytext.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem not in ("__init__", "__main__")]
+    for folder in CORE_FOLDERS:
+        found += [f"scrapy_bodytext.{folder}.{path.stem}" for path in (PACKAGE / folder).glob("*.py")
+                  if path.stem != "__init__"]
     return sorted(found)
 
 
@@ -195,7 +195,7 @@ def imported_modules(module: str) -> set[str]:
 
 def test_the_core_imports_without_a_circle():
     modules = core_modules()
-    assert "scrapy_bodytext.parse" in modules and "scrapy_bodytext.document" in modules
+    assert "scrapy_bodytext.page.parse" in modules and "scrapy_bodytext.page.document" in modules
     graph = {module: imported_modules(module) for module in modules}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
 

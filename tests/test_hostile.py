@@ -19,8 +19,8 @@ from scrapy_bodytext import extract
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.extractors import EXTRACTORS, names
-from scrapy_bodytext.parse import MAX_ATTRIBUTES, MAX_DEPTH
-from scrapy_bodytext.render import render_slots
+from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH
+from scrapy_bodytext.output.text import render_slots
 from scrapy_bodytext.result import ExtractionResult, LimitExceeded, Reason
 
 #: generous per-page bound so CI stays stable (the per-page budget is 5 s; methods check it between stages)

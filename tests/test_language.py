@@ -14,8 +14,8 @@ from sample_pages import (
 )
 
 from scrapy_bodytext import language
-from scrapy_bodytext.document import Document
-from scrapy_bodytext.parse import parse_html
+from scrapy_bodytext.page.document import Document
+from scrapy_bodytext.page.parse import parse_html
 
 KOREAN_PARAGRAPHS = [
     "시의회는 화요일 저녁에 회의를 열고 오래된 기차역의 미래에 대해 논의했다. 이 건물은 십 년 넘게 비어 있었고 지금은 "

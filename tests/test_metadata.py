@@ -8,8 +8,8 @@ import json
 import pytest
 
 from scrapy_bodytext import extract
-from scrapy_bodytext.decoding import decode
-from scrapy_bodytext.parse import parse_html
+from scrapy_bodytext.page.decoding import decode
+from scrapy_bodytext.page.parse import parse_html
 from scrapy_bodytext.evaluation.metadata import (
     FIELDS, MetadataGuess, MetadataMethod, labelled, run_metadata, summarize_metadata,
 )

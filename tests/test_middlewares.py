@@ -9,7 +9,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_bodytext import BodyTextDownloaderMiddleware
-from scrapy_bodytext.middlewares import FLAG, TOO_LARGE_FLAG
+from scrapy_bodytext.plugin.middlewares import FLAG, TOO_LARGE_FLAG
 
 URL = "https://example.com/page"
 BODY = b"<html><body><p>Some text</p></body></html>"

@@ -167,7 +167,7 @@ def test_the_namespace_shows_the_public_api_and_loads_scrapy_parts_lazily():
     assert set(found["dir"]) == {*found["all"], "__version__"}
     assert not {"Any", "TYPE_CHECKING", "annotations", "importlib", "api", "config"} & set(found["dir"])
     assert found["scrapy_before"] is False
-    assert found["lazy"] == ["scrapy_bodytext.addon", "scrapy_bodytext.pipelines"]
+    assert found["lazy"] == ["scrapy_bodytext.plugin.addon", "scrapy_bodytext.plugin.pipelines"]
 
 
 def test_the_installed_version_is_the_package_version():

@@ -9,8 +9,8 @@ import pytest
 
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.parse import MAX_ATTRIBUTES, MAX_DEPTH, has_long_tag, parse_html
-from scrapy_bodytext.render import render_slots
+from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH, has_long_tag, parse_html
+from scrapy_bodytext.output.text import render_slots
 from scrapy_bodytext.result import LimitExceeded, Reason
 
 SENTENCE = "The council approved the budget on Monday after a long debate about schools and roads."

@@ -17,15 +17,15 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_bodytext import BodyTextPipeline, NotAnArticle, extract, extractors
-from scrapy_bodytext.executors import ThreadExecutor, WorkerDied, WorkerTimeout
-from scrapy_bodytext.pipelines import ExtractionFailed
-from scrapy_bodytext.review import RejectedPage, page_rejected
-from scrapy_bodytext.spidermiddlewares import Page
+from scrapy_bodytext.workers.executors import ThreadExecutor, WorkerDied, WorkerTimeout
+from scrapy_bodytext.plugin.pipelines import ExtractionFailed
+from scrapy_bodytext.plugin.review import RejectedPage, page_rejected
+from scrapy_bodytext.plugin.spidermiddlewares import Page
 
 SITE = Path(__file__).parent / "site"
 REAL_ARTICLE = (SITE / "article-harbour.html").read_bytes()
 BINARY = b"%PDF-1.4\n" + bytes(range(256)) * 20
-LOGGER = "scrapy_bodytext.pipelines"
+LOGGER = "scrapy_bodytext.plugin.pipelines"
 
 
 class CountingExecutor(ThreadExecutor):

@@ -9,9 +9,9 @@ import pytest
 from glued_words import glued_words, page_words
 
 from scrapy_bodytext import extract, extractors
-from scrapy_bodytext.document import Document
-from scrapy_bodytext.parse import parse_html
-from scrapy_bodytext.render import inline_joint, render_slots
+from scrapy_bodytext.page.document import Document
+from scrapy_bodytext.page.parse import parse_html
+from scrapy_bodytext.output.text import inline_joint, render_slots
 
 
 @pytest.mark.parametrize(("before", "after", "joint"), [

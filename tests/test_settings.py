@@ -12,7 +12,7 @@ from scrapy.settings import Settings
 
 from scrapy_bodytext import ExtractConfig
 from scrapy_bodytext.result import VALUE_NAMES
-from scrapy_bodytext.settings import DEFAULTS, FIELD_PRESETS, BodyTextSettingError, load_settings, unknown_names
+from scrapy_bodytext.plugin.settings import DEFAULTS, FIELD_PRESETS, BodyTextSettingError, load_settings, unknown_names
 
 REPO = Path(__file__).resolve().parent.parent
 README, PLUGIN_DOC = REPO / "README.md", REPO / "docs" / "plugin.md"

@@ -12,8 +12,8 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_bodytext import BodyTextSpiderMiddleware, Reason
-from scrapy_bodytext.middlewares import FLAG, TOO_LARGE_FLAG
-from scrapy_bodytext.spidermiddlewares import ItemLinks
+from scrapy_bodytext.plugin.middlewares import FLAG, TOO_LARGE_FLAG
+from scrapy_bodytext.plugin.spidermiddlewares import ItemLinks
 
 URL = "https://example.com/news/1"
 BODY = "<html><head><meta charset='cp1252'></head><body><p>Café</p></body></html>".encode("cp1252")

@@ -7,8 +7,8 @@ import pytest
 from sample_pages import assert_selects
 
 from scrapy_bodytext import extract
-from scrapy_bodytext.document import Document
-from scrapy_bodytext.parse import parse_html
+from scrapy_bodytext.page.document import Document
+from scrapy_bodytext.page.parse import parse_html
 from scrapy_bodytext.extractors import ttr
 
 

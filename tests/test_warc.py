@@ -18,7 +18,7 @@ from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
 from warcio.warcwriter import WARCWriter  # noqa: E402
 
 from scrapy_bodytext.cli import main  # noqa: E402
-from scrapy_bodytext.warc import WarcUnavailable, iter_archive, looks_like_archive  # noqa: E402
+from scrapy_bodytext.archives.entries import WarcUnavailable, iter_archive, looks_like_archive  # noqa: E402
 
 TEXT = "Snow fell on the hills for three days and the road to the pass stayed closed until the ploughs came. "
 

@@ -18,9 +18,9 @@ from http_server import SITE, SiteServer, site_pages
 
 from scrapy_bodytext import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
-from scrapy_bodytext.cpus import UsableCpus, cgroup_quota, usable_cpus
-from scrapy_bodytext.executors import ProcessExecutor, default_workers
-from scrapy_bodytext.settings import DEFAULTS, load_settings
+from scrapy_bodytext.workers.cpus import UsableCpus, cgroup_quota, usable_cpus
+from scrapy_bodytext.workers.executors import ProcessExecutor, default_workers
+from scrapy_bodytext.plugin.settings import DEFAULTS, load_settings
 
 #: every Nth page of the dev corpus (index order: articles of five sources, then non-articles)
 CORPUS_STEP = 40

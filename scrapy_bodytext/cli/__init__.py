@@ -11,7 +11,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import __version__, extractors
+from .. import __version__
+from .. import extractors
 from ..config import DEFAULT_OUTPUT_FORMAT, DEFAULT_THRESHOLD, OUTPUT_FORMATS
 from .inputs import DEFAULT_GLOBS
 from .options import UsageError
@@ -62,7 +63,7 @@ def _positive_integer(text: str) -> int:
 
 def _encoding(text: str) -> str:
     """A character encoding label (WHATWG, as in ``<meta charset>``, or a Python codec name)."""
-    from ..decoding import resolve_label
+    from ..page.decoding import resolve_label
 
     name = resolve_label(text)
     try:

@@ -15,7 +15,7 @@ from typing import BinaryIO, TextIO
 from ..api import extract_with_config
 from ..config import ExtractConfig
 from ..result import SKIP_REASONS, ExtractionResult, Reason
-from ..warc import ArchiveEntry, WarcUnavailable, iter_archive
+from ..archives.entries import ArchiveEntry, WarcUnavailable, iter_archive
 from . import FAILED, OK
 from .progress import Progress, progress_display
 

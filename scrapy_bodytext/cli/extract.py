@@ -21,7 +21,7 @@ from typing import BinaryIO, TextIO
 from ..api import extract_with_config
 from ..config import ExtractConfig
 from ..result import ExtractionResult, Reason, empty_result
-from ..warc import GZIP_MAGIC, looks_like_archive
+from ..archives.entries import GZIP_MAGIC, looks_like_archive
 from . import FAILED, OK
 from .inputs import DEFAULT_GLOBS, STDIN, Source, gather
 from .options import build_config, parse_options
@@ -131,7 +131,7 @@ class ExtractRun:
         """What begins an input's work ahead of its turn: nothing in this process, a worker's job otherwise."""
         if workers <= 1:
             return lambda source: None
-        from ..executors import ProcessExecutor
+        from ..workers.executors import ProcessExecutor
 
         pool = ProcessExecutor(workers, timeout=max(WORKER_TIMEOUT, 4 * self.config.time_budget))
         stack.callback(pool.shutdown)
@@ -158,7 +158,7 @@ class ExtractRun:
 
     def _collect(self, future: Future) -> FileOutcome:
         """A worker's outcome; a worker that died or hung gives an empty result saying so."""
-        from ..executors import WorkerLost
+        from ..workers.executors import WorkerLost
 
         try:
             return future.result()
@@ -211,7 +211,7 @@ class ExtractRun:
 
 
 #: the loggers of the process pool and the executors around it
-POOL_LOGGERS = ("scrapy_bodytext.executors", "scrapy_bodytext.process_pool")
+POOL_LOGGERS = ("scrapy_bodytext.workers.executors", "scrapy_bodytext.workers.pool")
 
 
 @contextmanager

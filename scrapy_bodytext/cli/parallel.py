@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from typing import TypeVar
 
-from ..cpus import usable_cpus
+from ..workers.cpus import usable_cpus
 
 T = TypeVar("T")
 #: inputs started per worker ahead of the one whose outcome is awaited: enough to keep every worker

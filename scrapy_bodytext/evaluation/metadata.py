@@ -18,7 +18,7 @@ from typing import Any
 
 from ..api import extract_with_config
 from ..config import ExtractConfig
-from ..decoding import decode
+from ..page.decoding import decode
 from .corpus import LabelledPage
 from .metrics import bag_of_words, prf
 from .report import fmt, markdown_table

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..decoding import decode
+from ..page.decoding import decode
 
 #: peer name -> the module it needs
 PEER_MODULES = {"trafilatura": "trafilatura", "readability": "readability"}
@@ -32,7 +32,7 @@ def readability_text(markup: str, url: str | None = None) -> str:
 
     from ..api import load_document
     from ..config import ExtractConfig
-    from ..render import render_ranges
+    from ..output.text import render_ranges
 
     summary = Document(markup, url=url).summary(html_partial=True)
     doc = load_document(summary, ExtractConfig())

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..document import Document
-from ..tokens import CJK_RE
+from ..page.document import Document
+from ..page.tokens import CJK_RE
 from . import Extraction
 from .calibration import LogitMap
 from .maxsubarray import max_subarray

@@ -26,8 +26,8 @@ import math
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..document import Document
-from ..render import element_slots
+from ..page.document import Document
+from ..output.text import element_slots
 from . import Extraction
 from .calibration import LogitMap
 from .regionp import page_valid_chars, region_p

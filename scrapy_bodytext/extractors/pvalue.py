@@ -29,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..document import VOID_TAGS, Document
-from ..render import clean_texts
-from ..tokens import cjk_share
+from ..page.document import VOID_TAGS, Document
+from ..output.text import clean_texts
+from ..page.tokens import cjk_share
 from . import Extraction
 
 NAME = "pvalue"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
-from ..document import Document
+from ..page.document import Document
 
 
 def region_p(text_chars: int, link_chars: int, markup_chars: int, page_valid_chars: int) -> float:

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import mul
 
-from ..document import Document
+from ..page.document import Document
 from . import Extraction
 from .calibration import LogitMap
 from .regionp import slot_ranges_region_p

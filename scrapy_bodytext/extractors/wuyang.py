@@ -27,8 +27,8 @@ import math
 from dataclasses import dataclass, fields
 from itertools import accumulate
 
-from .. import language
-from ..document import VOID_TAGS, Document
+from ..page import language
+from ..page.document import VOID_TAGS, Document
 from . import Extraction
 from .regionp import element_region_p
 

@@ -26,7 +26,7 @@ from .visible import Neighbourhood, around, headings, text_of, time_dates
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
 #: tags returned at most
-MAX_TAGS = 30
+MAX_TOPICS = 30
 
 #: declared keys, most trusted first
 PUBLISHED_KEYS = (
@@ -66,7 +66,7 @@ def publication_like(key: str) -> bool:
     ``...publishtime``, ``pub_date``, ``date-published``; not expiry, update or modification dates."""
     return (("pub" in key or "issued" in key) and ("date" in key or "time" in key)
             and _NOT_PUBLISHED.search(key) is None)
-#: ``<meta>`` names behind the page declarations the methods weigh (``declarations``): a publication
+#: ``<meta>`` names behind the page declarations the methods weigh (``page.claims``): a publication
 #: date is declared, the Open Graph type, the content language
 FLAG_PUBLISHED_KEYS = frozenset(
     ("article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
@@ -290,7 +290,7 @@ def _tags(declared: Declared, article: dict) -> list[str]:
     values = declared.all("article:tag", "og:article:tag")
     if not values:
         keywords = article.get("keywords")
-        values = jsonld.strings(keywords, ("name",), MAX_TAGS) if isinstance(keywords, list) else (
+        values = jsonld.strings(keywords, ("name",), MAX_TOPICS) if isinstance(keywords, list) else (
             [keywords] if isinstance(keywords, str) else [])
     if not values:
         values = declared.all(*TAG_KEYS[2:])[:2]
@@ -300,4 +300,4 @@ def _tags(declared: Declared, article: dict) -> list[str]:
             tag = tag.strip()
             if tag and len(tag) <= 80 and tag.casefold() not in {t.casefold() for t in tags}:
                 tags.append(tag)
-    return tags[:MAX_TAGS]
+    return tags[:MAX_TOPICS]

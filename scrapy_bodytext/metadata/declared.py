@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 #: characters kept of one declared value; values kept per key; ``<meta>``/``<link>`` tags read
 MAX_VALUE = 2000
 MAX_VALUES = 20
-MAX_TAGS = 3000
+MAX_DECLARING_TAGS = 3000
 #: ``<h1>`` and ``<time>`` elements kept
 MAX_HEADINGS = 3
 MAX_TIMES = 48
@@ -60,7 +60,7 @@ def collect(root, keys: frozenset[str], dated: Callable[[str], bool] | None = No
     ``script``, ``h1`` and ``time`` tags; of the ``<meta>`` tags only those named in ``keys`` or
     accepted by ``dated`` (other names of a publication date)."""
     found = Declared()
-    budget = MAX_TAGS
+    budget = MAX_DECLARING_TAGS
     for el in root.iter("meta", "link", "title", "base", "script", "h1", "time"):
         tag = el.tag
         if tag == "meta":

@@ -277,7 +277,8 @@ def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) ->
 
 def fit_all(pages, table, scheme: Scheme, report) -> dict:
     """Every model fitted on every page (second pass and article model on OOF inputs), as JSON."""
-    from ..extractors.bodytext import context, units
+    from ..extractors.bodytext import context
+    from ..extractors.bodytext import units
 
     settings, article_settings, rows = scheme.settings, scheme.article_settings, scheme.rows
     first_model = fit_first(table.base, table.label, table.weight, settings)

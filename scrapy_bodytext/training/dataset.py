@@ -20,12 +20,12 @@ from urllib.parse import urlsplit
 
 from ..api import load_document
 from ..config import ExtractConfig
-from ..decoding import decode
-from ..document import LimitExceeded
+from ..page.decoding import decode
+from ..page.document import LimitExceeded
 from ..evaluation.corpus import LabelledPage, iter_corpus, registrable_domain
 from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext import units
-from ..render import render_slots
+from ..output.text import render_slots
 from .labels import paragraph_labels
 
 _PACKAGE = Path(__file__).resolve().parent.parent

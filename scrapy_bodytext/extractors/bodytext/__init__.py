@@ -26,9 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...document import Document
+from ...page.document import Document
 from .. import Extraction
-from . import context, page, units
+from . import context
+from . import page
+from . import units
 from .comments import comment_paragraphs
 from .model import load_model
 

@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from . import context, page, units
+from . import context
+from . import page
+from . import units
 
 MODEL_FILE = Path(__file__).with_name("model.json")
 FIRST_FEATURES = units.FEATURES

@@ -14,7 +14,7 @@ import math
 import re
 from urllib.parse import urlsplit
 
-from ...document import Document
+from ...page.document import Document
 from .units import Paragraphs
 from .vocabulary import PRICE_RE, SERVICE_TITLE_RE, SHOP_RE
 

@@ -21,8 +21,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ...document import HEADING_TAGS, Document
-from ...language import detect_language, splitter, stopwords
+from ...page.document import HEADING_TAGS, Document
+from ...page.language import detect_language, splitter, stopwords
 from .vocabulary import KINDS, line_kinds
 
 #: paragraphs with at least this share of link text are never main text

@@ -1,5 +1,5 @@
 """Where extraction runs, off the crawl's event loop: a bounded pool of threads or of worker processes
-(``process_pool``), and how many workers "auto" means on this machine.
+(``pool``), and how many workers "auto" means on this machine.
 
 Both pools take a picklable function and its arguments and return a ``concurrent.futures.Future``;
 ``wait_for`` awaits it from Scrapy code whatever the reactor. This module imports nothing from Scrapy
@@ -15,11 +15,11 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
-from .api import extract_with_config
-from .config import ExtractConfig
+from ..api import extract_with_config
+from ..config import ExtractConfig
 from .cpus import UsableCpus, usable_cpus
-from .process_pool import ProcessExecutor, WorkerDied, WorkerLost, WorkerTimeout, start_method
-from .result import ExtractionResult
+from .pool import ProcessExecutor, WorkerDied, WorkerLost, WorkerTimeout, start_method
+from ..result import ExtractionResult
 
 __all__ = [
     "Executor", "ProcessExecutor", "ThreadExecutor", "WorkerDied", "WorkerLost", "WorkerTimeout", "announce",
@@ -125,7 +125,7 @@ def announce(executor: Executor, requested: Any) -> None:
 
 
 #: what the forkserver imports before forking workers: the job's module, and a warm-up of every method
-WORKER_PRELOAD = ("scrapy_bodytext.executors", "scrapy_bodytext.preload")
+WORKER_PRELOAD = ("scrapy_bodytext.workers.executors", "scrapy_bodytext.workers.preload")
 
 
 def make_executor(threads: int, workers: int, *, max_tasks: int, timeout: float) -> Executor:

@@ -27,8 +27,8 @@ from typing import Any
 
 from lxml import etree
 
-from .declarations import Declarations, read_declarations
-from .result import LimitExceeded, Reason
+from .claims import PageClaims, read_claims
+from .reasons import LimitExceeded, Reason
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (docs/methods.md#removed-elements), plus
@@ -75,19 +75,19 @@ class Document:
     """The columns of one cleaned page, built once and shared by the method that runs.
 
     Besides the columns it keeps what identifies the page (``url``, ``encoding``), its time budget
-    (``deadline``), its ``declarations`` and ``memo``: per-page values other modules compute from the
+    (``deadline``), its ``claims`` and ``memo``: per-page values other modules compute from the
     columns (the page language, stop-word counts, ...), under tuple keys that start with the name of
     the module that owns them.
     """
 
     def __init__(self, root, *, url: str | None = None, encoding: str | None = None,
                  max_nodes: int = 200_000, deadline: float | None = None,
-                 declarations: Declarations | None = None):
+                 claims: PageClaims | None = None):
         self.url = url
         self.encoding = encoding
         self.deadline = deadline
         # read before the head and scripts go (unless the caller read them already)
-        self.declarations: Declarations = declarations or read_declarations(root)
+        self.claims: PageClaims = claims or read_claims(root)
         self.memo: dict[Any, Any] = {}
         self._prefix: dict[str, list[int]] = {}
         body = root.find("body")
@@ -96,13 +96,13 @@ class Document:
         _clean(root)
         self._flatten(body, max_nodes)
 
-    # Page declarations, under the names methods use (see ``declarations.Declarations``).
-    title = property(lambda self: self.declarations.title)
-    lang = property(lambda self: self.declarations.lang)
-    meta_lang = property(lambda self: self.declarations.meta_lang)
-    og_type = property(lambda self: self.declarations.og_type)
-    published = property(lambda self: self.declarations.published)
-    structured_types = property(lambda self: self.declarations.structured_types)
+    # Page declarations, under the names methods use (see ``claims.PageClaims``).
+    title = property(lambda self: self.claims.title)
+    lang = property(lambda self: self.claims.lang)
+    meta_lang = property(lambda self: self.claims.meta_lang)
+    og_type = property(lambda self: self.claims.og_type)
+    published = property(lambda self: self.claims.published)
+    structured_types = property(lambda self: self.claims.structured_types)
 
     # ----------------------------------------------------------------------------- building
     def _flatten(self, body, max_nodes: int) -> None:

@@ -1,4 +1,4 @@
-"""Writing a method's selection in the output format asked for: plain text (``render``), Markdown
+"""Writing a method's selection in the output format asked for: plain text (``text``), Markdown
 (``markdown``) or cleaned HTML. The last two share the walk that gives the selection its structure
 (``structure.build``); the format changes how the selected text is written, never what is selected.
 
@@ -15,14 +15,17 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from .config import OUTPUT_FORMATS
-from .document import Document
+from ..page.document import Document
 from .markdown import write_markdown
-from .render import clean_texts, render_slots
+from .text import clean_texts, render_slots
 from .structure import build
 
 
-def render(doc: Document, slots: Sequence[int], output_format: str = "text", *, links: bool = False) -> str:
+#: the ways main text can be written
+OUTPUT_FORMATS = ("text", "markdown", "html")
+
+
+def write_selection(doc: Document, slots: Sequence[int], output_format: str = "text", *, links: bool = False) -> str:
     """The selected slots of ``doc`` written as ``output_format`` ("" when they show no text)."""
     if output_format == "text":
         return render_slots(doc, slots)

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .metadata import FLAG_PUBLISHED_KEYS, read_declared
+from ..metadata import FLAG_PUBLISHED_KEYS, read_declared
 
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 
 
 @dataclass(frozen=True, slots=True)
-class Declarations:
+class PageClaims:
     """A page's own statements: none is checked against its content."""
 
     #: ``<title>``, whitespace collapsed ("" when absent)
@@ -30,7 +30,7 @@ class Declarations:
     structured_types: frozenset[str] = frozenset()
 
 
-def read_declarations(root, declared=None) -> Declarations:
+def read_claims(root, declared=None) -> PageClaims:
     """The declarations of the page whose tree is ``root`` (its ``<html>``, scripts still in it);
     ``declared``: the page's ``metadata.read_declared`` walk when already done."""
     if declared is None:
@@ -42,7 +42,7 @@ def read_declarations(root, declared=None) -> Declarations:
         types.update(_LD_TYPE_RE.findall(script))
         published = published or "datePublished" in script
     first = lambda key: (declared.first(key) or "").strip().lower() or None  # noqa: E731
-    return Declarations(
+    return PageClaims(
         title=declared.title,
         lang=(root.get("lang") or root.get("xml:lang") or "").strip().lower() or None,
         meta_lang=first("content-language"),

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .warc_streams import CHUNK, MAX_LINE, Damaged, Stretch
+from .streams import CHUNK, MAX_LINE, Damaged, Stretch
 
 INSTALL_HINT = "reading web archives needs warcio: pip install 'scrapy-bodytext[warc]'"
 #: longest record header read (WARC header fields, or the HTTP header in a record's block)

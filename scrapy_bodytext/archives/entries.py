@@ -1,6 +1,6 @@
 """Stream the HTML responses out of a web archive (WARC or ARC, gzip-compressed or not).
 
-Records are read one at a time (``warc_reader``; header parsing by ``warcio``, optional extra
+Records are read one at a time (``reader``; header parsing by ``warcio``, optional extra
 ``warc``), so memory stays flat however large the archive. Every record becomes one
 ``ArchiveEntry``: an HTML response to extract, a record skipped with a reason, or a damaged stretch
 of the archive, after which reading resumes at the next record found.
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, BinaryIO
 
-from .warc_reader import Damage, read_records
-from .warc_records import INSTALL_HINT, Record, WarcUnavailable, parse_errors
-from .warc_streams import GZIP_MAGIC
+from .reader import Damage, read_records
+from .records import INSTALL_HINT, Record, WarcUnavailable, parse_errors
+from .streams import GZIP_MAGIC
 
 __all__ = ["ARCHIVE_SUFFIXES", "GZIP_MAGIC", "HTML_TYPES", "INSTALL_HINT", "ArchiveEntry", "WarcUnavailable",
            "iter_archive", "looks_like_archive"]

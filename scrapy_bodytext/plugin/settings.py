@@ -1,7 +1,7 @@
 """Every ``BODYTEXT_*`` setting with its default, and their validation into one frozen object.
 
 An invalid value raises :class:`BodyTextSettingError` (a ``ValueError``) naming the setting (and, in a
-list, the entry at fault); :mod:`scrapy_bodytext.startup` turns it into one error line that stops the
+list, the entry at fault); :mod:`scrapy_bodytext.plugin.startup` turns it into one error line that stops the
 crawl before it fetches anything.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 from scrapy.utils.misc import load_object
 
-from . import extractors
-from .config import (
+from .. import extractors
+from ..config import (
     DEFAULT_MAX_BODY_SIZE,
     DEFAULT_MAX_NODES,
     DEFAULT_OUTPUT_FORMAT,
@@ -26,9 +26,9 @@ from .config import (
     OUTPUT_FORMATS,
     ExtractConfig,
 )
-from .executors import default_workers
-from .metadata import METADATA_VALUES
-from .result import VALUE_NAMES
+from ..workers.executors import default_workers
+from ..metadata import METADATA_VALUES
+from ..result import VALUE_NAMES
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
 ON_FAILURE_CHOICES = ("drop", "store")

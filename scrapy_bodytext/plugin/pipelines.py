@@ -22,10 +22,10 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from scrapy.utils.python import global_object_name
 
-from .config import ExtractConfig
-from .executors import Executor, WorkerLost, extract_timed, announce, make_executor, wait_for
+from ..config import ExtractConfig
+from ..workers.executors import Executor, WorkerLost, extract_timed, announce, make_executor, wait_for
 from .middlewares import BodyTextDownloaderMiddleware
-from .result import ExtractionResult, Reason, empty_result
+from ..result import ExtractionResult, Reason, empty_result
 from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
 from .settings import BodyTextSettings
 from .startup import crawler_settings

@@ -9,7 +9,7 @@ block inside a paragraph or heading), so the tree is always one the writers know
 left out and their text kept. Where the page breaks the line and no kept element explains it (a
 ``div``, a ``br``, a gap in the selection), a new paragraph starts -- or a new list item, row or
 cell, whatever the enclosing element holds -- or a ``<br>`` is written inside a paragraph-like
-element. Texts are joined as in the plain text (``render.joint``), so every format reads the same
+element. Texts are joined as in the plain text (``text.joint``), so every format reads the same
 words; only a complete ``<pre>`` is copied verbatim, with its line breaks and indentation.
 """
 
@@ -21,8 +21,8 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from .document import Document, is_hidden
-from .render import CELL, LINE, clean_texts, joint
+from ..page.document import Document, is_hidden
+from .text import CELL, LINE, clean_texts, joint
 
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: inline elements kept (``a`` only with a usable ``href`` when links are asked for)
@@ -237,7 +237,7 @@ class _Walk:
 
 
 def xml_texts(doc: Document) -> list[str]:
-    """The page's texts (``render.clean_texts``) without the characters XML cannot hold; checked
+    """The page's texts (``text.clean_texts``) without the characters XML cannot hold; checked
     once per page."""
     key = (__name__, "texts")
     texts = doc.memo.get(key)

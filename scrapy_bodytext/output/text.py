@@ -16,10 +16,10 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .tokens import UNSPACED_RANGES
+from ..page.tokens import UNSPACED_RANGES
 
 if TYPE_CHECKING:
-    from .document import Document
+    from ..page.document import Document
 
 #: the renderer's own marks between texts: a line break and a table cell break
 LINE, CELL = "\x00", "\x01"

@@ -20,7 +20,7 @@ from scrapy import signals
 from scrapy.http import TextResponse
 
 from .middlewares import FLAG, TOO_LARGE_FLAG
-from .result import ExtractionResult, Reason, empty_result
+from ..result import ExtractionResult, Reason, empty_result
 from .settings import BodyTextSettings
 from .startup import crawler_settings
 

@@ -1,7 +1,7 @@
 """Walk a web archive (WARC or ARC; one gzip member per record, gzipped as a whole, or
 uncompressed) record by record, and get past damage.
 
-A record is given out only once it has been read to its end and checked (``warc_records``; in a
+A record is given out only once it has been read to its end and checked (``records``; in a
 gzipped archive also the checksum of its member). Any damage becomes one ``Damage``, and reading
 resumes at the next place that holds a record: a gzip member whose data starts with a record
 header, or a record header in plain bytes. The search starts just after the start of the damaged
@@ -17,9 +17,9 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, Generic, TypeVar
 
-from .warc_records import (ARC_FIELDS, RECORD_LINE, WARC_LINE, Record, check_record_end, plausible_warc_header,
+from .records import (ARC_FIELDS, RECORD_LINE, WARC_LINE, Record, check_record_end, plausible_warc_header,
                            read_header, record_loader)
-from .warc_streams import CHUNK, GZIP_MAGIC, GZIP_MEMBER, Damaged, GzipMember, PlainStretch, Replay, Stretch
+from .streams import CHUNK, GZIP_MAGIC, GZIP_MEMBER, Damaged, GzipMember, PlainStretch, Replay, Stretch
 
 # where a record may start after damage, even right after garbage: a gzip member, a WARC version
 # line, or an ARC line whose URL has a scheme such archives hold (any other cannot be told from garbage)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from . import extractors
-from .api import extract
+from .. import extractors
+from ..api import extract
 
 SAMPLE = b"""<html lang="en"><head><title>A sample page</title></head><body><nav><a href="/">Home</a></nav>
 <article><h1>A sample page</h1><p>The workers of the crawl start warm: this paragraph is long enough to be

@@ -24,7 +24,7 @@ from itertools import islice
 
 from lxml import etree
 
-from .result import LimitExceeded, Reason
+from .reasons import LimitExceeded, Reason
 
 #: deepest element nesting any tree gets (html counts 1); below libxml2's 256, far below Python's
 #: recursion limit, so no code walking a tree recursively can overflow the stack
