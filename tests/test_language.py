@@ -13,7 +13,7 @@ from sample_pages import (
     article_page,
 )
 
-from scrapy_bodytext import language
+from scrapy_bodytext.page import language
 from scrapy_bodytext.page.document import Document
 from scrapy_bodytext.page.parse import parse_html
 

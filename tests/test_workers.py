@@ -16,7 +16,7 @@ from conftest import CORPUS_DIR, require_corpus
 from crawl_runner import ADDON, Crawl, run_crawl
 from http_server import SITE, SiteServer, site_pages
 
-from scrapy_bodytext import executors
+from scrapy_bodytext.workers import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.workers.cpus import UsableCpus, cgroup_quota, usable_cpus
 from scrapy_bodytext.workers.executors import ProcessExecutor, default_workers

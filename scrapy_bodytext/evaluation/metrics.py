@@ -6,21 +6,20 @@ Text overlap: bag-of-tokens P/R/F1 and the 4-gram shingle P/R/F1 of the article-
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
-_WORD_RE = re.compile(r"\w+")
+from ..page.tokens import words
 
 #: shingle length of the article-extraction-benchmark
 SHINGLE_SIZE = 4
 
 
 def bag_of_words(text: str) -> Counter:
-    """Case-sensitive multiset of ``\\w+`` tokens."""
-    return Counter(_WORD_RE.findall(text))
+    """Case-sensitive multiset of the words of ``text`` (``page.tokens.words``)."""
+    return Counter(words(text))
 
 
 def prf(predicted: Counter, gold: Counter) -> tuple[float, float, float]:
@@ -38,7 +37,7 @@ def prf(predicted: Counter, gold: Counter) -> tuple[float, float, float]:
 
 
 def token_prf(predicted: str, gold: str) -> tuple[float, float, float]:
-    """Bag-of-``\\w+``-tokens precision, recall and F1."""
+    """Bag-of-words precision, recall and F1."""
     return prf(bag_of_words(predicted), bag_of_words(gold))
 
 
@@ -50,9 +49,9 @@ def token_f1(predicted: str, gold: str) -> float:
 
 
 def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter:
-    """Multiset of the runs of ``size`` consecutive ``\\w+`` tokens; a text with fewer tokens is
+    """Multiset of the runs of ``size`` consecutive words; a text with fewer tokens is
     one shingle of all of them, an empty text none."""
-    tokens = _WORD_RE.findall(text)
+    tokens = words(text)
     if len(tokens) <= size:
         return Counter([tuple(tokens)]) if tokens else Counter()
     return Counter(zip(*(tokens[offset:] for offset in range(size))))

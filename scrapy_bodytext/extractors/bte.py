@@ -20,12 +20,12 @@ the dev corpus with articles and non-articles weighted as equally common.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..page.document import Document
 from ..page.tokens import CJK_RE
 from . import Extraction
+from .options import check_flag, check_number
 from .calibration import LogitMap
 from .maxsubarray import max_subarray
 from .regionp import slot_ranges_region_p
@@ -53,11 +53,8 @@ class Options:
     snap_to_blocks: bool = False
 
     def __post_init__(self) -> None:
-        weight = self.cjk_token_weight
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight <= 0:
-            raise ValueError(f"cjk_token_weight must be a positive number, got {weight!r}")
-        if not isinstance(self.snap_to_blocks, bool):
-            raise ValueError(f"snap_to_blocks must be True or False, got {self.snap_to_blocks!r}")
+        check_number(self, "cjk_token_weight", positive=True)
+        check_flag(self, "snap_to_blocks")
 
 
 def token_runs(doc: Document, cjk_token_weight: float = 1.0) -> tuple[list[float], list[int], list[tuple[int, int]]]:

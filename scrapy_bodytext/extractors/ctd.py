@@ -29,6 +29,7 @@ from itertools import accumulate
 from ..page.document import Document
 from ..output.text import element_slots
 from . import Extraction
+from .options import check_flag
 from .calibration import LogitMap
 from .regionp import page_valid_chars, region_p
 
@@ -54,8 +55,7 @@ class Options:
     calibrated: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.calibrated, bool):
-            raise ValueError(f"calibrated must be True or False, got {self.calibrated!r}")
+        check_flag(self, "calibrated")
 
 
 def composite_text_density(c: int, t: int, lc: int, lt: int, ratio: float) -> float:

@@ -33,6 +33,7 @@ from ..page.document import VOID_TAGS, Document
 from ..output.text import clean_texts
 from ..page.tokens import cjk_share
 from . import Extraction
+from .options import check_flag, check_number
 
 NAME = "pvalue"
 
@@ -79,13 +80,8 @@ class Options:
     min_valid_chars_cjk: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("faithful", "remove_img"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        for name in ("min_valid_chars", "min_valid_chars_cjk"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        check_flag(self, "faithful", "remove_img")
+        check_number(self, "min_valid_chars", "min_valid_chars_cjk", integer=True, minimum=0)
 
 
 def p_value(text: int, valid: int, markup: int, page_valid: int) -> float:

@@ -45,6 +45,7 @@ from operator import mul
 
 from ..page.document import Document
 from . import Extraction
+from .options import check_choice, check_flag, check_number
 from .calibration import LogitMap
 from .regionp import slot_ranges_region_p
 
@@ -105,23 +106,13 @@ class Options:
     min_run: int = 3
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise ValueError(f"method must be one of {', '.join(METHODS)}; got {self.method!r}")
-        for name in ("sigma", "threshold_lambda", "cv_guard"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{name} must be a number, got {value!r}")
-        if self.sigma <= 0:
-            raise ValueError(f"sigma must be positive, got {self.sigma!r}")
-        if self.threshold_lambda < 0 or self.cv_guard < 0:
-            raise ValueError("threshold_lambda and cv_guard must not be negative")
+        check_choice(self, "method", METHODS)
+        check_number(self, "sigma", positive=True)
+        check_number(self, "threshold_lambda", "cv_guard", minimum=0)
         for name, minimum in (("radius", 0), ("clusters", 2), ("max_iterations", 1), ("alpha", 1),
                               ("rewrap_median", 1), ("rewrap_min_lines", 0), ("min_run", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-        if not isinstance(self.standardize, bool):
-            raise ValueError(f"standardize must be True or False, got {self.standardize!r}")
+            check_number(self, name, integer=True, minimum=minimum)
+        check_flag(self, "standardize")
 
 
 # --------------------------------------------------------------------------------------------- lines

@@ -24,12 +24,13 @@ candidate of largest region P (docs/methods.md#region-p), whose region P is then
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import accumulate
 
 from ..page import language
 from ..page.document import VOID_TAGS, Document
 from . import Extraction
+from .options import check_choice, check_number
 from .regionp import element_region_p
 
 NAME = "wuyang"
@@ -79,19 +80,11 @@ class Options:
     language: str | None = None
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if item.name == "language":
-                if value is not None and (not isinstance(value, str) or value not in language.supported()):
-                    raise ValueError(f"language must be None or one of {', '.join(sorted(language.supported()))};"
-                                     f" got {value!r}")
-            elif isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{item.name} must be a non-negative number, got {value!r}")
-            elif item.type == "int" and not isinstance(value, int):
-                raise ValueError(f"{item.name} must be an integer, got {value!r}")
-        for name in ("form_penalty", "theta_d", "max_link_density"):
-            if getattr(self, name) > 1:
-                raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)!r}")
+        check_number(self, "min_chars", "min_chars_cjk", "paragraph_tokens", "theta_s", "theta_s_cjk",
+                     integer=True, minimum=0)
+        check_number(self, "gamma", minimum=0)
+        check_number(self, "form_penalty", "theta_d", "max_link_density", minimum=0, maximum=1)
+        check_choice(self, "language", language.supported(), optional=True)
 
 
 def block_score(n: int, s: int, link_density: float, tag_density: float, has_form: bool,

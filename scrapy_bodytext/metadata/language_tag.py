@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 _TAG_RE = re.compile(r"^([a-z]{2,3})((?:-[a-z0-9]{1,8})*)$")
-#: obsolete or common wrong primary codes seen in ``lang`` attributes
-_ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jp": "ja", "cn": "zh", "kr": "ko", "gr": "el", "cz": "cs",
+#: obsolete or common wrong primary codes seen in ``lang`` attributes (country codes written for
+#: language codes among them): the package's one alias table
+ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jp": "ja", "cn": "zh", "kr": "ko", "gr": "el", "cz": "cs",
             "dk": "da", "se": "sv", "ua": "uk", "vn": "vi"}
 
 
@@ -20,7 +21,7 @@ def bcp47(value: str | None) -> str | None:
     found = _TAG_RE.match(text)
     if not found or found.group(1) in ("und", "mul", "zxx", "xx"):
         return None
-    primary = _ALIASES.get(found.group(1), found.group(1))
+    primary = ALIASES.get(found.group(1), found.group(1))
     parts = [primary]
     for sub in found.group(2).split("-")[1:]:
         if len(sub) == 4 and sub.isalpha():

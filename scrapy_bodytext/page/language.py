@@ -25,8 +25,9 @@ import re
 from collections import Counter
 from functools import cache
 
+from ..metadata.language_tag import ALIASES
 from .document import Document
-from .tokens import CJK_RANGES, CJK_RE
+from .tokens import CJK_RE, WORD_RE, words
 
 #: languages written in CJK scripts ...
 CJK_LANGUAGES = frozenset(("zh", "ja", "ko"))
@@ -41,12 +42,10 @@ MIN_HITS = 5
 #: about this many tokens are sampled for detection (the longest non-link texts)
 SAMPLE_TOKENS = 1000
 
-_WORD_RE = re.compile(r"\w+(?:'\w+)*")
-_CHAR_TOKEN_RE = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+(?:'[^\\W{CJK_RANGES}]+)*")
 _KANA_RE = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
 _HANGUL_RE = re.compile("[\uac00-\ud7af]")
-#: obsolete or common wrong codes seen in ``lang`` attributes
-_ALIASES = {"iw": "he", "in": "id", "nb": "no", "nn": "no", "jp": "ja", "cn": "zh", "kr": "ko", "gr": "el"}
+#: Norwegian's two written forms share one stop list
+_STOP_LIST_OF = {"nb": "no", "nn": "no"}
 
 _LISTS: dict[str, frozenset[str]] = {}
 _INDEX: dict[str, tuple[str, ...]] | None = None
@@ -80,7 +79,8 @@ def normalize_code(code: str | None) -> str | None:
     if not code:
         return None
     primary = re.split(r"[-_\s,;]", code.strip().lower(), maxsplit=1)[0]
-    return _ALIASES.get(primary, primary) or None
+    primary = ALIASES.get(primary, primary)
+    return _STOP_LIST_OF.get(primary, primary) or None
 
 
 def detect_language(doc: Document) -> str | None:
@@ -106,8 +106,9 @@ def token_counts(doc: Document, lang: str | None) -> list[int]:
 
 
 def splitter(lang: str | None):
-    """The ``findall`` that tokenises lower-cased text the way the stop list of ``lang`` expects."""
-    return (_CHAR_TOKEN_RE if lang in CHARACTER_LANGUAGES else _WORD_RE).findall
+    """The ``findall`` that splits lower-cased text into words for the stop list of ``lang``: one
+    tokeniser for every language (``tokens.WORD_RE``; CJK lists hold single characters)."""
+    return WORD_RE.findall
 
 
 def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
@@ -156,10 +157,10 @@ def _detect(doc: Document) -> str | None:
         if 2 * len(_HANGUL_RE.findall(sample)) > cjk:
             return "ko"
         return "zh"
-    words = _WORD_RE.findall(sample.lower().replace("\u2019", "'"))
-    hits = _hits(words)
+    sampled = words(sample.lower().replace("\u2019", "'"))
+    hits = _hits(sampled)
     best = max(hits.values(), default=0)
-    evidence = best >= MIN_HITS and best >= MIN_HIT_RATE * len(words)
+    evidence = best >= MIN_HITS and best >= MIN_HIT_RATE * len(sampled)
     for code in declared:
         if code in CJK_LANGUAGES:
             if cjk >= 0.05 * compact:

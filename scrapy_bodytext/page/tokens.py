@@ -1,4 +1,4 @@
-"""Text units shared by every method: characters and tokens (words; one token per CJK character)."""
+"""Text units: characters, the published methods' tokens (whitespace-delimited runs; one per CJK\ncharacter) and words, the one tokeniser of stop words, labels and metrics."""
 
 from __future__ import annotations
 
@@ -23,11 +23,19 @@ TOKEN_RE = re.compile(
     f"[^\\s{CJK_RANGES}{_THAI}]*?[^\\W{CJK_RANGES}{_THAI}][^\\s{CJK_RANGES}{_THAI}]*"
 )
 CJK_RE = re.compile(f"[{CJK_RANGES}]")
+#: the tokeniser of words (stop words, labels, metrics): each CJK character on its own, else a run of
+#: word characters with apostrophes inside it kept (``don't`` is one word)
+WORD_RE = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+(?:'[^\\W{CJK_RANGES}]+)*")
 
 
 def count_tokens(text: str) -> int:
     """Number of tokens in ``text`` (see ``TOKEN_RE``)."""
     return len(TOKEN_RE.findall(text))
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` (see ``WORD_RE``), as they are written."""
+    return WORD_RE.findall(text)
 
 
 def cjk_share(text: str) -> float:

@@ -8,10 +8,10 @@ headline elsewhere on the page is not main text just because the same word occur
 
 from __future__ import annotations
 
-import re
 from difflib import SequenceMatcher
 
-_WORD_RE = re.compile(r"\w+")
+from ..page.tokens import words
+
 #: matching runs shorter than this many tokens are ignored unless they cover a whole paragraph
 MIN_RUN = 3
 
@@ -24,11 +24,11 @@ def paragraph_labels(texts: list[str], gold: str) -> list[float]:
     owners: list[int] = []
     sizes = []
     for index, text in enumerate(texts):
-        found = _WORD_RE.findall(text.lower())
+        found = words(text.lower())
         tokens.extend(found)
         owners.extend([index] * len(found))
         sizes.append(len(found))
-    gold_tokens = _WORD_RE.findall(gold.lower())
+    gold_tokens = words(gold.lower())
     matched = [0] * len(texts)
     matcher = SequenceMatcher(None, tokens, gold_tokens, autojunk=False)
     for start, _, size in matcher.get_matching_blocks():

@@ -28,6 +28,7 @@ import numpy as np
 
 from ...page.document import Document
 from .. import Extraction
+from ..options import check_number
 from . import context
 from . import page
 from . import units
@@ -48,9 +49,7 @@ class Options:
     min_paragraph_probability: float | None = None
 
     def __post_init__(self) -> None:
-        value = self.min_paragraph_probability
-        if value is not None and (not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0):
-            raise ValueError(f"min_paragraph_probability must be a number within [0, 1] or None, got {value!r}")
+        check_number(self, "min_paragraph_probability", minimum=0, maximum=1, optional=True)
 
 
 @dataclass(slots=True)
