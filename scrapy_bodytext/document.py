@@ -61,14 +61,99 @@ _EVENTS_PER_CHECK = 4096
 
 
 def is_hidden(el) -> bool:
-    """Hidden by the ``hidden`` attribute or an inline ``display:none``/``visibility:hidden``."""
-    if el.get("hidden") is not None:
+    """Hidden by the ``hidden`` attribute or an inline ``display:none``/``visibility:hidden``
+    (``hidden="until-found"`` is content the browser shows when a reader searches or links to it)."""
+    hidden = el.get("hidden")
+    if hidden is not None and hidden.lower() != "until-found":
         return True
     style = el.get("style")
     if not style:
         return False
     style = style.lower()
     return ("none" in style or "hidden" in style) and _HIDDEN_STYLE_RE.search(style) is not None
+
+
+#: the containers a page may defer to its scripts: the outermost elements hidden by the ``hidden``
+#: attribute and ``<template>`` elements (docs/front-end.md#what-a-reader-sees)
+_DEFERRED = etree.XPath(
+    ".//*[@hidden or self::template][not(ancestor::*[@hidden or self::template])]")
+#: declarative shadow roots: template contents the browser renders where they stand
+_SHADOW_ROOTS = etree.XPath(".//template[@shadowrootmode or @shadowroot]")
+_PARAGRAPH_TEXT = etree.XPath(".//p//text()", smart_strings=False)
+#: paragraph characters a deferred container must hold before it can be what a reader sees
+MIN_DEFERRED_PROSE = 400
+#: what a page names as a dialog, a menu, navigation or a page region around the content: hidden
+#: furniture, never revealed
+_FURNITURE_TAGS = frozenset(("nav", "dialog", "menu", "aside", "header", "footer", "form"))
+_FURNITURE_ROLES = frozenset((
+    "dialog", "alertdialog", "navigation", "menu", "menubar", "banner", "contentinfo", "complementary",
+    "search", "tooltip", "form",
+))
+
+
+def reveal_deferred(body) -> int:
+    """Show what a reader sees once the page's scripts have run, and return how many containers
+    were revealed: declarative shadow roots always, and a container the page hides (``hidden``, or a
+    ``<template>``) when it holds paragraphs of prose, at least ``MIN_DEFERRED_PROSE`` characters
+    and more than the visible page, unless it is named a dialog, a menu or navigation. Server-side
+    rendering that streams (React, Next.js, ...) sends the body that way and swaps it in by script;
+    hidden menus and modals stay hidden, as they hold little prose beside a visible article."""
+    revealed = 0
+    for template in _SHADOW_ROOTS(body):
+        _unwrap(template)
+        revealed += 1
+    containers = [el for el in _DEFERRED(body) if (el.get("hidden") or "").lower() != "until-found"]
+    if not containers:
+        return revealed
+    prose = [_prose(el) for el in containers]
+    if max(prose) < MIN_DEFERRED_PROSE:
+        return revealed
+    visible = _prose(body) - sum(prose)
+    for el, chars in zip(containers, prose):
+        if chars >= MIN_DEFERRED_PROSE and chars > visible and not _is_furniture(el):
+            if el.tag == "template":
+                _unwrap(el)
+            else:
+                del el.attrib["hidden"]
+            revealed += 1
+    return revealed
+
+
+def _prose(el) -> int:
+    """Characters of paragraph text in ``el``'s subtree, whitespace runs collapsed."""
+    return len(" ".join(" ".join(_PARAGRAPH_TEXT(el)).split()))
+
+
+def _is_furniture(el) -> bool:
+    """Named a dialog, a menu, navigation or a region around the content, or hidden from assistive
+    technology too (``aria-hidden``, ``aria-modal``)."""
+    role = el.get("role")
+    return (el.tag in _FURNITURE_TAGS or (role is not None and role.strip().lower() in _FURNITURE_ROLES)
+            or (el.get("aria-modal") or "").strip().lower() == "true"
+            or (el.get("aria-hidden") or "").strip().lower() == "true")
+
+
+def _unwrap(el) -> None:
+    """Put ``el``'s content (its text, children and tail) in its place."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    index = parent.index(el)
+    previous = parent[index - 1] if index else None
+    text = el.text or ""
+    tail = el.tail or ""
+    children = list(el)
+    if children:
+        last = children[-1]
+        last.tail = (last.tail or "") + tail
+    else:
+        text += tail
+    if text:
+        if previous is None:
+            parent.text = (parent.text or "") + text
+        else:
+            previous.tail = (previous.tail or "") + text
+    parent[index:index + 1] = children
 
 
 class Document:
@@ -93,6 +178,8 @@ class Document:
         body = root.find("body")
         if body is None:
             body = root
+        #: containers the page defers to its scripts that were shown (``reveal_deferred``)
+        self.revealed = reveal_deferred(body)
         _clean(root)
         self._flatten(body, max_nodes)
 
