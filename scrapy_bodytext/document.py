@@ -63,9 +63,15 @@ _EVENTS_PER_CHECK = 4096
 def is_hidden(el) -> bool:
     """Hidden by the ``hidden`` attribute or an inline ``display:none``/``visibility:hidden``
     (``hidden="until-found"`` is content the browser shows when a reader searches or links to it)."""
+    return _hidden_by_attribute(el) or _hidden_by_style(el)
+
+
+def _hidden_by_attribute(el) -> bool:
     hidden = el.get("hidden")
-    if hidden is not None and hidden.lower() != "until-found":
-        return True
+    return hidden is not None and hidden.lower() != "until-found"
+
+
+def _hidden_by_style(el) -> bool:
     style = el.get("style")
     if not style:
         return False
@@ -73,14 +79,8 @@ def is_hidden(el) -> bool:
     return ("none" in style or "hidden" in style) and _HIDDEN_STYLE_RE.search(style) is not None
 
 
-#: the containers a page may defer to its scripts: the outermost elements hidden by the ``hidden``
-#: attribute and ``<template>`` elements (docs/front-end.md#what-a-reader-sees)
-_DEFERRED = etree.XPath(
-    ".//*[@hidden or self::template][not(ancestor::*[@hidden or self::template])]")
-#: declarative shadow roots: template contents the browser renders where they stand
-_SHADOW_ROOTS = etree.XPath(".//template[@shadowrootmode or @shadowroot]")
 _PARAGRAPH_TEXT = etree.XPath(".//p//text()", smart_strings=False)
-#: paragraph characters a deferred container must hold before it can be what a reader sees
+#: paragraph characters a hidden container must hold before it can be what a reader sees
 MIN_DEFERRED_PROSE = 400
 #: what a page names as a dialog, a menu, navigation or a page region around the content: hidden
 #: furniture, never revealed
@@ -91,30 +91,25 @@ _FURNITURE_ROLES = frozenset((
 ))
 
 
-def reveal_deferred(body) -> int:
+def reveal_deferred(body, skipped) -> int:
     """Show what a reader sees once the page's scripts have run, and return how many containers
-    were revealed: declarative shadow roots always, and a container the page hides (``hidden``, or a
-    ``<template>``) when it holds paragraphs of prose, at least ``MIN_DEFERRED_PROSE`` characters
-    and more than the visible page, unless it is named a dialog, a menu or navigation. Server-side
-    rendering that streams (React, Next.js, ...) sends the body that way and swaps it in by script;
-    hidden menus and modals stay hidden, as they hold little prose beside a visible article."""
-    revealed = 0
-    for template in _SHADOW_ROOTS(body):
-        _unwrap(template)
-        revealed += 1
-    containers = [el for el in _DEFERRED(body) if (el.get("hidden") or "").lower() != "until-found"]
+    were revealed. ``skipped``: the hidden elements a walk over ``body`` left out. A container the
+    ``hidden`` attribute hides is shown when it holds paragraphs of prose, at least
+    ``MIN_DEFERRED_PROSE`` characters and more than the visible page, unless the page names it a
+    dialog, a menu or navigation: server-side rendering that streams (React, Next.js, ...) sends the
+    body that way and swaps it in by script, while hidden menus, dialogs and panels hold little prose
+    beside a visible article (docs/front-end.md#what-a-reader-sees)."""
+    containers = [el for el in skipped if _hidden_by_attribute(el)]
     if not containers:
-        return revealed
-    prose = [_prose(el) for el in containers]
-    if max(prose) < MIN_DEFERRED_PROSE:
-        return revealed
-    visible = _prose(body) - sum(prose)
-    for el, chars in zip(containers, prose):
-        if chars >= MIN_DEFERRED_PROSE and chars > visible and not _is_furniture(el):
-            if el.tag == "template":
-                _unwrap(el)
-            else:
-                del el.attrib["hidden"]
+        return 0
+    prose = {el: _prose(el) for el in containers}
+    if max(prose.values()) < MIN_DEFERRED_PROSE:
+        return 0
+    visible = _prose(body) - sum(prose[el] if el in prose else _prose(el) for el in skipped)
+    revealed = 0
+    for el, chars in prose.items():
+        if chars >= MIN_DEFERRED_PROSE and chars > visible and not _is_furniture(el) and not _hidden_by_style(el):
+            del el.attrib["hidden"]
             revealed += 1
     return revealed
 
@@ -131,29 +126,6 @@ def _is_furniture(el) -> bool:
     return (el.tag in _FURNITURE_TAGS or (role is not None and role.strip().lower() in _FURNITURE_ROLES)
             or (el.get("aria-modal") or "").strip().lower() == "true"
             or (el.get("aria-hidden") or "").strip().lower() == "true")
-
-
-def _unwrap(el) -> None:
-    """Put ``el``'s content (its text, children and tail) in its place."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    index = parent.index(el)
-    previous = parent[index - 1] if index else None
-    text = el.text or ""
-    tail = el.tail or ""
-    children = list(el)
-    if children:
-        last = children[-1]
-        last.tail = (last.tail or "") + tail
-    else:
-        text += tail
-    if text:
-        if previous is None:
-            parent.text = (parent.text or "") + text
-        else:
-            previous.tail = (previous.tail or "") + text
-    parent[index:index + 1] = children
 
 
 class Document:
@@ -178,10 +150,12 @@ class Document:
         body = root.find("body")
         if body is None:
             body = root
-        #: containers the page defers to its scripts that were shown (``reveal_deferred``)
-        self.revealed = reveal_deferred(body)
         _clean(root)
-        self._flatten(body, max_nodes)
+        skipped = self._flatten(body, max_nodes)
+        #: hidden containers shown because a reader sees them once scripts run (``reveal_deferred``)
+        self.revealed = reveal_deferred(body, skipped) if skipped else 0
+        if self.revealed:
+            self._flatten(body, max_nodes)
 
     # Page declarations, under the names methods use (see ``declarations.Declarations``).
     title = property(lambda self: self.declarations.title)
@@ -192,7 +166,8 @@ class Document:
     structured_types = property(lambda self: self.declarations.structured_types)
 
     # ----------------------------------------------------------------------------- building
-    def _flatten(self, body, max_nodes: int) -> None:
+    def _flatten(self, body, max_nodes: int) -> set:
+        """Fill the columns in one walk over ``body``; return the hidden elements it left out."""
         # The front end's hot loop: two events per element on every page. It keeps to local names and
         # list appends; the element count and the time budget are checked between chunks of events.
         elements: list = []
@@ -276,6 +251,7 @@ class Document:
         self.texts, self.owners, self.links = texts, owners, links
         self.tags_before, self.breaks = tags_before, breaks
         self.trailing_tags = pending_tags
+        return hidden
 
     # ----------------------------------------------------------------------------- lazy columns
     @cached_property
