@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import cached_property
 from itertools import accumulate, islice
 from typing import Any
@@ -91,7 +92,7 @@ _FURNITURE_ROLES = frozenset((
 ))
 
 
-def reveal_deferred(body, skipped) -> int:
+def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element]) -> int:
     """Show what a reader sees once the page's scripts have run, and return how many containers
     were revealed. ``skipped``: the hidden elements a walk over ``body`` left out. A container the
     ``hidden`` attribute hides is shown when it holds paragraphs of prose, at least
@@ -108,7 +109,7 @@ def reveal_deferred(body, skipped) -> int:
     visible = _prose(body) - sum(prose[el] if el in prose else _prose(el) for el in skipped)
     revealed = 0
     for el, chars in prose.items():
-        if chars >= MIN_DEFERRED_PROSE and chars > visible and not _is_furniture(el) and not _hidden_by_style(el):
+        if chars >= MIN_DEFERRED_PROSE and chars > visible and not (_is_furniture(el) or _hidden_by_style(el)):
             del el.attrib["hidden"]
             revealed += 1
     return revealed
@@ -152,9 +153,7 @@ class Document:
             body = root
         _clean(root)
         skipped = self._flatten(body, max_nodes)
-        #: hidden containers shown because a reader sees them once scripts run (``reveal_deferred``)
-        self.revealed = reveal_deferred(body, skipped) if skipped else 0
-        if self.revealed:
+        if skipped and reveal_deferred(body, skipped):  # what a reader sees once scripts run
             self._flatten(body, max_nodes)
 
     # Page declarations, under the names methods use (see ``declarations.Declarations``).
