@@ -80,7 +80,6 @@ def _hidden_by_style(el) -> bool:
     return ("none" in style or "hidden" in style) and _HIDDEN_STYLE_RE.search(style) is not None
 
 
-_PARAGRAPH_TEXT = etree.XPath(".//p//text()", smart_strings=False)
 #: paragraph characters a hidden container must hold before it can be what a reader sees
 MIN_DEFERRED_PROSE = 400
 #: what a page names as a dialog, a menu, navigation or a page region around the content: hidden
@@ -92,7 +91,7 @@ _FURNITURE_ROLES = frozenset((
 ))
 
 
-def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element]) -> int:
+def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element], deadline: float | None = None) -> int:
     """Show what a reader sees once the page's scripts have run, and return how many containers
     were revealed. ``skipped``: the hidden elements a walk over ``body`` left out. A container the
     ``hidden`` attribute hides is shown when it holds paragraphs of prose, at least
@@ -100,11 +99,13 @@ def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element]) -> 
     dialog, a menu or navigation: server-side rendering that streams (React, Next.js, ...) sends the
     body that way and swaps it in by script, while hidden menus, dialogs and panels hold little prose
     beside a visible article (docs/front-end.md#what-a-reader-sees)."""
-    containers = [el for el in skipped if _hidden_by_attribute(el)]
-    if not containers:
-        return 0
-    prose = {el: _prose(el) for el in containers}
-    if max(prose.values()) < MIN_DEFERRED_PROSE:
+    prose: dict = {}
+    for count, el in enumerate(skipped, 1):
+        if _hidden_by_attribute(el):
+            prose[el] = _prose(el)
+        if not count % _EVENTS_PER_CHECK and deadline is not None and time.perf_counter() > deadline:
+            raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while weighing hidden containers")
+    if max(prose.values(), default=0) < MIN_DEFERRED_PROSE:
         return 0
     visible = _prose(body) - sum(prose[el] if el in prose else _prose(el) for el in skipped)
     revealed = 0
@@ -117,7 +118,10 @@ def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element]) -> 
 
 def _prose(el) -> int:
     """Characters of paragraph text in ``el``'s subtree, whitespace runs collapsed."""
-    return len(" ".join(" ".join(_PARAGRAPH_TEXT(el)).split()))
+    chars = 0
+    for paragraph in el.iter("p"):
+        chars += len(" ".join(" ".join(paragraph.itertext()).split()))
+    return chars
 
 
 def _is_furniture(el) -> bool:
@@ -153,7 +157,7 @@ class Document:
             body = root
         _clean(root)
         skipped = self._flatten(body, max_nodes)
-        if skipped and reveal_deferred(body, skipped):  # what a reader sees once scripts run
+        if skipped and reveal_deferred(body, skipped, deadline):  # what a reader sees once scripts run
             self._flatten(body, max_nodes)
 
     # Page declarations, under the names methods use (see ``declarations.Declarations``).

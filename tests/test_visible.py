@@ -4,10 +4,12 @@ content for every method; hidden menus, dialogs and panels stay out (docs/front-
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from scrapy_bodytext.api import extract, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.document import MIN_DEFERRED_PROSE
+from scrapy_bodytext.document import MIN_DEFERRED_PROSE, reveal_deferred
+from scrapy_bodytext.result import LimitExceeded, Reason
 
 #: the default method and two published ones
 METHODS = ("bodytext", "ctd", "pvalue")
@@ -152,3 +154,20 @@ def test_every_method_leaves_the_hidden_furniture_out(method):
     assert sum(sentence in result.text for sentence in SENTENCES) >= 5, (method, result.text)
     for furniture in ("About the editors", "Your choices about cookies", "one letter a month"):
         assert furniture not in result.text, (method, furniture)
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_weighing_many_hidden_containers_stops_at_the_time_budget():
+    body = etree.fromstring("<body>" + "<div hidden=''><p>short</p></div>" * 5000 + "</body>")
+    with pytest.raises(LimitExceeded) as stopped:
+        reveal_deferred(body, list(body), deadline=0.0)
+    assert stopped.value.reason is Reason.TIME_LIMIT
+    assert reveal_deferred(body, list(body)) == 0  # little prose in each: all stay hidden
+
+
+def test_nested_hidden_containers_show_the_outer_one_only():
+    page = (f"<html><body><h1>Tide pools</h1><div hidden>{_article(PARAGRAPHS[:3])}"
+            f"<div hidden>{_article(PARAGRAPHS[3:])}</div></div></body></html>")
+    text = doc_text(page)
+    assert "frosty night" in text
+    assert "fold their tentacles" not in text
