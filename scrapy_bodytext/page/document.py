@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import cached_property
 from itertools import accumulate, islice
 from typing import Any
@@ -61,14 +62,75 @@ _EVENTS_PER_CHECK = 4096
 
 
 def is_hidden(el) -> bool:
-    """Hidden by the ``hidden`` attribute or an inline ``display:none``/``visibility:hidden``."""
-    if el.get("hidden") is not None:
-        return True
+    """Hidden by the ``hidden`` attribute or an inline ``display:none``/``visibility:hidden``
+    (``hidden="until-found"`` is content the browser shows when a reader searches or links to it)."""
+    return _hidden_by_attribute(el) or _hidden_by_style(el)
+
+
+def _hidden_by_attribute(el) -> bool:
+    hidden = el.get("hidden")
+    return hidden is not None and hidden.lower() != "until-found"
+
+
+def _hidden_by_style(el) -> bool:
     style = el.get("style")
     if not style:
         return False
     style = style.lower()
     return ("none" in style or "hidden" in style) and _HIDDEN_STYLE_RE.search(style) is not None
+
+
+#: paragraph characters a hidden container must hold before it can be what a reader sees
+MIN_DEFERRED_PROSE = 400
+#: what a page names as a dialog, a menu, navigation or a page region around the content: hidden
+#: furniture, never revealed
+_FURNITURE_TAGS = frozenset(("nav", "dialog", "menu", "aside", "header", "footer", "form"))
+_FURNITURE_ROLES = frozenset((
+    "dialog", "alertdialog", "navigation", "menu", "menubar", "banner", "contentinfo", "complementary",
+    "search", "tooltip", "form",
+))
+
+
+def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element], deadline: float | None = None) -> int:
+    """Show what a reader sees once the page's scripts have run, and return how many containers
+    were revealed. ``skipped``: the hidden elements a walk over ``body`` left out. A container the
+    ``hidden`` attribute hides is shown when it holds paragraphs of prose, at least
+    ``MIN_DEFERRED_PROSE`` characters and more than the visible page, unless the page names it a
+    dialog, a menu or navigation: server-side rendering that streams (React, Next.js, ...) sends the
+    body that way and swaps it in by script, while hidden menus, dialogs and panels hold little prose
+    beside a visible article (docs/front-end.md#what-a-reader-sees)."""
+    prose: dict = {}
+    for count, el in enumerate(skipped, 1):
+        if _hidden_by_attribute(el):
+            prose[el] = _prose(el)
+        if not count % _EVENTS_PER_CHECK and deadline is not None and time.perf_counter() > deadline:
+            raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while weighing hidden containers")
+    if max(prose.values(), default=0) < MIN_DEFERRED_PROSE:
+        return 0
+    visible = _prose(body) - sum(prose[el] if el in prose else _prose(el) for el in skipped)
+    revealed = 0
+    for el, chars in prose.items():
+        if chars >= MIN_DEFERRED_PROSE and chars > visible and not (_is_furniture(el) or _hidden_by_style(el)):
+            del el.attrib["hidden"]
+            revealed += 1
+    return revealed
+
+
+def _prose(el) -> int:
+    """Characters of paragraph text in ``el``'s subtree, whitespace runs collapsed."""
+    chars = 0
+    for paragraph in el.iter("p"):
+        chars += len(" ".join(" ".join(paragraph.itertext()).split()))
+    return chars
+
+
+def _is_furniture(el) -> bool:
+    """Named a dialog, a menu, navigation or a region around the content, or hidden from assistive
+    technology too (``aria-hidden``, ``aria-modal``)."""
+    role = el.get("role")
+    return (el.tag in _FURNITURE_TAGS or (role is not None and role.strip().lower() in _FURNITURE_ROLES)
+            or (el.get("aria-modal") or "").strip().lower() == "true"
+            or (el.get("aria-hidden") or "").strip().lower() == "true")
 
 
 class Document:
@@ -94,7 +156,9 @@ class Document:
         if body is None:
             body = root
         _clean(root)
-        self._flatten(body, max_nodes)
+        skipped = self._flatten(body, max_nodes)
+        if skipped and reveal_deferred(body, skipped, deadline):  # what a reader sees once scripts run
+            self._flatten(body, max_nodes)
 
     # Page declarations, under the names methods use (see ``claims.PageClaims``).
     title = property(lambda self: self.claims.title)
@@ -105,7 +169,8 @@ class Document:
     structured_types = property(lambda self: self.claims.structured_types)
 
     # ----------------------------------------------------------------------------- building
-    def _flatten(self, body, max_nodes: int) -> None:
+    def _flatten(self, body, max_nodes: int) -> set:
+        """Fill the columns in one walk over ``body``; return the hidden elements it left out."""
         # The front end's hot loop: two events per element on every page. It keeps to local names and
         # list appends; the element count and the time budget are checked between chunks of events.
         elements: list = []
@@ -189,6 +254,7 @@ class Document:
         self.texts, self.owners, self.links = texts, owners, links
         self.tags_before, self.breaks = tags_before, breaks
         self.trailing_tags = pending_tags
+        return hidden
 
     # ----------------------------------------------------------------------------- lazy columns
     @cached_property
