@@ -8,7 +8,7 @@ from lxml import etree
 
 from scrapy_bodytext.api import extract, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.document import MIN_DEFERRED_PROSE, reveal_deferred
+from scrapy_bodytext.page.document import MIN_DEFERRED_PROSE, reveal_deferred
 from scrapy_bodytext.result import LimitExceeded, Reason
 
 #: the default method and two published ones
