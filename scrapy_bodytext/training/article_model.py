@@ -10,12 +10,13 @@ pages are calibrated by a map fitted on the other folds).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..extractors.bodytext import page as page_level
+from ..extractors.bodytext.table import Table
 from .dataset import PageData
 from .fitting import fit_platt, sigmoid
 from .folds import training_indices
@@ -29,6 +30,11 @@ class ArticleSettings:
     article_weight: float = 4.0  # class weight of articles relative to non-articles
     l2: float = 1.0
     threshold: float = 0.5
+
+
+def article_matrix(rows: Sequence[Mapping[str, float]]) -> np.ndarray:
+    """The article rows (name -> value) as a matrix in the order of ``page.FEATURES``."""
+    return Table.of_rows(rows, page_level.FEATURES, "article features").values
 
 
 def without_url(x: np.ndarray) -> np.ndarray:
@@ -77,9 +83,9 @@ def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: di
         test = [k for k, name in enumerate(folds) if name == fold and k in rows]
         if not test:
             continue
-        model = fit_article(np.array([rows[k] for k in train]), np.array([pages[k].is_article for k in train], float),
-                            settings)
-        x = np.array([rows[k] for k in test])
+        model = fit_article(article_matrix([rows[k] for k in train]),
+                            np.array([pages[k].is_article for k in train], float), settings)
+        x = article_matrix([rows[k] for k in test])
         for k, a, b in zip(test, model.predict(x), model.predict(without_url(x))):
             with_url[k], no_url[k] = float(a), float(b)
     return with_url, no_url

@@ -34,7 +34,7 @@ from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext import select
 from ..extractors.bodytext.model import MODEL_FILE, read_model
 from .article_model import (
-    ArticleSettings, Calibration, cross_calibrated, fit_article, out_of_fold_scores, without_url,
+    ArticleSettings, Calibration, article_matrix, cross_calibrated, fit_article, out_of_fold_scores, without_url,
 )
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
 from .folds import MODES, assign_folds
@@ -139,7 +139,7 @@ class Scheme:
     settings: ParagraphSettings
     texts: dict[int, str]
     text: dict[str, TextFigures]
-    rows: dict[int, list[float]]
+    rows: dict[int, dict[str, float]]
     article_settings: ArticleSettings
     article: dict
 
@@ -284,8 +284,8 @@ def fit_all(pages, table, scheme: Scheme, report) -> dict:
     second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])
     second_model = fit_second(second_x, table.label, table.weight, settings)
     keys = sorted(rows)
-    article_model = fit_article(np.array([rows[k] for k in keys]), np.array([pages[k].is_article for k in keys], float),
-                                article_settings)
+    article_model = fit_article(article_matrix([rows[k] for k in keys]),
+                                np.array([pages[k].is_article for k in keys], float), article_settings)
     raw = scheme.article["raw"]
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
     calibration = Calibration.fit(np.array([s for _, s in pooled]), np.array([pages[k].is_article for k, _ in pooled], float))

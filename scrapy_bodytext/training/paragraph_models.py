@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..extractors.bodytext import context
+from ..extractors.bodytext import context, units
 from .dataset import PageData
 from .fitting import Trees, fit_logistic, fit_trees, sigmoid
 from .folds import training_indices
@@ -60,14 +60,14 @@ class ParagraphTable:
             if data.paras is None:
                 continue
             share = 1.0 if data.is_article else settings.non_article_weight
-            for i, row in zip(data.paras.candidates, data.paras.rows):
+            base.append(data.paras.rows.select(units.FEATURES))
+            for i in data.paras.candidates:
                 page.append(k)
                 index.append(i)
-                base.append(row)
                 label.append(data.labels[i])
                 weight.append(math.sqrt(min(data.paras.chars[i], settings.max_weight_chars)) * share)
-        table = cls(np.array(page), np.array(index), np.array(base, float), np.array(label, float),
-                    np.array(weight, float))
+        base_x = np.vstack(base) if base else np.zeros((0, len(units.FEATURES)))
+        table = cls(np.array(page), np.array(index), base_x, np.array(label, float), np.array(weight, float))
         order = np.argsort(table.page, kind="stable")
         bounds = np.searchsorted(table.page[order], np.arange(len(pages) + 1))
         table.page_rows = {k: order[bounds[k]:bounds[k + 1]] for k in range(len(pages)) if bounds[k + 1] > bounds[k]}
@@ -166,5 +166,5 @@ def context_matrix(pages: Sequence[PageData], table: ParagraphTable, first: list
     rows = np.zeros((len(table.label), len(context.FEATURES)))
     for k, data in enumerate(pages):
         if k in table.page_rows:
-            rows[table.page_rows[k]] = context.context_rows(data.paras, first[k])
+            rows[table.page_rows[k]] = context.context_rows(data.paras, first[k]).select(context.FEATURES)
     return rows

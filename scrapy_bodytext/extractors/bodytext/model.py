@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -27,15 +28,12 @@ from typing import Any
 import numpy as np
 
 from . import context, page, units
+from .table import ModelError, Table, differences
 
 MODEL_FILE = Path(__file__).with_name("model.json")
 FIRST_FEATURES = units.FEATURES
 SECOND_FEATURES = (*units.FEATURES, *context.FEATURES)
 ARTICLE_FEATURES = page.FEATURES
-
-
-class ModelError(ValueError):
-    """The model file does not fit the code (missing or unknown feature names, bad shape)."""
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -44,8 +42,7 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 def _ordered(weights: dict[str, float], names: tuple[str, ...], part: str) -> np.ndarray:
     if set(weights) != set(names):
-        missing, unknown = sorted(set(names) - set(weights)), sorted(set(weights) - set(names))
-        raise ModelError(f"{part}: the model's features differ from the code's (missing {missing}, unknown {unknown})")
+        raise ModelError(differences(tuple(weights), names, part))
     return np.array([weights[name] for name in names], float)
 
 
@@ -55,13 +52,14 @@ class Linear:
 
     intercept: float
     weights: np.ndarray
+    names: tuple[str, ...]  # the feature of each weight
 
     @classmethod
     def read(cls, data: dict[str, Any], names: tuple[str, ...], part: str) -> Linear:
-        return cls(float(data["intercept"]), _ordered(data["weights"], names, part))
+        return cls(float(data["intercept"]), _ordered(data["weights"], names, part), names)
 
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        return _sigmoid(self.intercept + x @ self.weights)
+    def probabilities(self, rows: Table) -> np.ndarray:
+        return _sigmoid(self.intercept + rows.select(self.names) @ self.weights)
 
 
 @dataclass(frozen=True)
@@ -72,6 +70,7 @@ class Trees:
     features: np.ndarray  # (trees, depth) column indices
     thresholds: np.ndarray  # (trees, depth)
     leaves: np.ndarray  # (trees, 2**depth)
+    names: tuple[str, ...]  # the feature of each column index
 
     @classmethod
     def read(cls, data: dict[str, Any], names: tuple[str, ...], part: str) -> Trees:
@@ -88,11 +87,12 @@ class Trees:
         if any(len(f) != depth for f in features) or any(len(v) != 1 << depth for v in leaves):
             raise ModelError(f"{part}: trees of unequal depth or with the wrong number of leaves")
         return cls(float(data["base"]), np.array(features, np.int64).reshape(-1, depth),
-                   np.array(thresholds, float).reshape(-1, depth), np.array(leaves, float).reshape(-1, 1 << depth))
+                   np.array(thresholds, float).reshape(-1, depth), np.array(leaves, float).reshape(-1, 1 << depth), names)
 
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
+    def probabilities(self, rows: Table) -> np.ndarray:
         if not len(self.features):
-            return _sigmoid(np.full(len(x), self.base))
+            return _sigmoid(np.full(len(rows), self.base))
+        x = rows.select(self.names)
         bits = (x[:, self.features] > self.thresholds).astype(np.int64)
         index = bits @ (1 << np.arange(self.features.shape[1], dtype=np.int64))
         return _sigmoid(self.base + self.leaves[np.arange(len(self.features)), index].sum(axis=1))
@@ -122,14 +122,14 @@ class Model:
     relative_cut: float
     about: dict[str, Any]
 
-    def first_pass(self, rows: np.ndarray) -> np.ndarray:
+    def first_pass(self, rows: Table) -> np.ndarray:
         return self.first.probabilities(rows)
 
-    def second_pass(self, rows: np.ndarray) -> np.ndarray:
+    def second_pass(self, rows: Table) -> np.ndarray:
         return (self.second_linear.probabilities(rows) + self.second_trees.probabilities(rows)) / 2
 
-    def article_probability(self, row: list[float]) -> float:
-        score = float(self.article.probabilities(np.array([row], float))[0])
+    def article_probability(self, row: Mapping[str, float]) -> float:
+        score = float(self.article.probabilities(Table.of_rows([row], ARTICLE_FEATURES, "article features"))[0])
         return min(1.0, max(0.0, self.calibration(score)))
 
 
