@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..extractors.bodytext import context, units
+from ..extractors.bodytext.model import FIRST_FEATURES, SECOND_FEATURES, Linear, SecondPass
+from ..extractors.probability import fit_logistic
 from .dataset import PageData
-from .fitting import Trees, fit_logistic, fit_trees, sigmoid
+from .fitting import column_names, fit_trees
 from .folds import training_indices
 
 
@@ -78,39 +80,20 @@ class ParagraphTable:
         return np.concatenate(parts) if parts else np.zeros(0, int)
 
 
-@dataclass
-class Linear:
-    """A fitted logistic model: intercept and one weight per column."""
-
-    intercept: float
-    weights: np.ndarray
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        return sigmoid(self.intercept + x @ self.weights)
-
-
-def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float) -> Linear:
+def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float, names: tuple[str, ...]) -> Linear:
+    """A logistic model of ``y`` on the columns of ``x`` (named ``names``), weighted by ``w``."""
     beta = fit_logistic(np.c_[np.ones(len(x)), x], y, w, l2=l2)
-    return Linear(float(beta[0]), beta[1:])
-
-
-@dataclass
-class SecondPass:
-    linear: Linear
-    trees: Trees
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        return (self.linear.predict(x) + self.trees.predict(x)) / 2
+    return Linear(float(beta[0]), beta[1:], column_names(x.shape[1], names))
 
 
 def fit_first(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> Linear:
-    return fit_linear(x, y, w, settings.first_l2)
+    return fit_linear(x, y, w, settings.first_l2, FIRST_FEATURES)
 
 
 def fit_second(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> SecondPass:
     trees = fit_trees(x, y, w, trees=settings.trees, depth=settings.depth, learning_rate=settings.learning_rate,
-                      l2=settings.tree_l2, subsample=settings.subsample)
-    return SecondPass(fit_linear(x, y, w, settings.second_l2), trees)
+                      l2=settings.tree_l2, subsample=settings.subsample, names=SECOND_FEATURES)
+    return SecondPass(fit_linear(x, y, w, settings.second_l2, SECOND_FEATURES), trees)
 
 
 #: what the fold workers read (inherited when they fork, so the arrays are not copied per fold)
