@@ -3,12 +3,15 @@ and the shipped model against the code's features."""
 
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import scrapy_bodytext
 from scrapy_bodytext.extractors.bodytext import model, page
 from scrapy_bodytext.extractors.bodytext.model import (
     ARTICLE_FEATURES, FIRST_FEATURES, SECOND_FEATURES, Model, ModelError, load_model, write_model,
@@ -215,3 +218,28 @@ def test_the_feature_fingerprint_follows_what_a_feature_measures(monkeypatch):
     assert fingerprint.feature_fingerprint() == before
     monkeypatch.setattr(page, "SHORT_SELECTION_CHARS", page.SHORT_SELECTION_CHARS + 100)
     assert fingerprint.feature_fingerprint() != before
+
+
+PACKAGE = Path(scrapy_bodytext.__file__).parent
+
+
+def _modules(folder: Path):
+    for path in sorted(folder.rglob("*.py")):
+        yield path, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_evaluation_imports_nothing_from_training():
+    for path, tree in _modules(PACKAGE / "evaluation"):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert "training" not in (node.module or "").split("."), f"{path.name} imports {node.module}"
+            elif isinstance(node, ast.Import):
+                assert not any("training" in alias.name.split(".") for alias in node.names), path.name
+
+
+def test_one_sigmoid_and_one_logit_in_the_package():
+    defined = [(path.relative_to(PACKAGE).as_posix(), node.name) for path, tree in _modules(PACKAGE)
+               for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+               and node.name.strip("_") in ("sigmoid", "logit", "logistic", "fit_platt")]
+    # each is written three times there: two typing overloads and the definition
+    assert sorted(set(defined)) == [("extractors/probability.py", "logit"), ("extractors/probability.py", "sigmoid")]
