@@ -22,7 +22,7 @@ PAGE = f"""<html lang="en"><head><title>Budget</title></head><body>
 <h2>What the council decided this week</h2>
 <p>{PROSE}</p>
 <ul><li>One item of a list that runs long enough to count as a line of its own text.</li></ul>
-<table><tr><td>A table cell with enough words in it to be kept as a paragraph</td></tr></table>
+<table><tr><td>A table cell with 12 or 13 words in it to be kept as a paragraph</td></tr></table>
 <blockquote>A quotation from the mayor, who said that the decision was a good one for all.</blockquote>
 <form><p>Write to the council with your view on the plan today</p></form>
 </article></main>
@@ -61,6 +61,8 @@ def test_every_paragraph_value_lands_under_its_own_name():
     assert 0.2 < prose["stop_density"] < 0.8
     assert prose["log_sentences"] == pytest.approx(np.log1p(1))
     assert found["Home page of"]["position"] < prose["position"] < found["Write to the"]["position"]
+    cell = found["A table cell"]
+    assert prose["digit_share"] == 0.0 < prose["upper_share"] and cell["digit_share"] > cell["upper_share"] > 0.0
 
 
 def test_the_page_rows_name_every_feature_of_the_model():
