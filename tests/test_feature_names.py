@@ -68,7 +68,8 @@ def test_every_paragraph_value_lands_under_its_own_name():
 def test_the_page_rows_name_every_feature_of_the_model():
     doc = load_document(PAGE, ExtractConfig())
     paras = units.paragraphs(doc)
-    assert paras.rows.names == units.FEATURES and paras.rows.values.shape == (len(paras.candidates), len(units.FEATURES))
+    assert paras.rows.names == units.FEATURES
+    assert paras.rows.values.shape == (len(paras.candidates), len(units.FEATURES))
     first = [0.5] * len(paras.starts)
     assert context.context_rows(paras, first).names == context.FEATURES
     row = page.article_row(paras, page.page_evidence(doc, paras), paras.candidates, first)

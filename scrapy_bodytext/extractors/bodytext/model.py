@@ -108,7 +108,8 @@ class Trees:
             try:
                 features.append([column[name] for name, _ in tree["questions"]])
             except KeyError as exc:
-                raise ModelError(f"{part}: a tree asks about {exc.args[0]!r}, which the code does not compute") from None
+                message = f"{part}: a tree asks about {exc.args[0]!r}, which the code does not compute"
+                raise ModelError(message) from None
             thresholds.append([float(value) for _, value in tree["questions"]])
             leaves.append([float(value) for value in tree["leaves"]])
         depth = len(features[0]) if features else 0

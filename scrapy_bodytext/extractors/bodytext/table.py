@@ -52,7 +52,8 @@ class Table:
         for row in rows:
             if len(row) != len(names) or not all(name in row for name in names):
                 raise ModelError(differences(tuple(row), names, part))
-        return cls(names, np.array([[row[name] for name in names] for row in rows], float).reshape(len(rows), len(names)))
+        values = np.array([[row[name] for name in names] for row in rows], float)
+        return cls(names, values.reshape(len(rows), len(names)))
 
     def __len__(self) -> int:
         return len(self.values)
