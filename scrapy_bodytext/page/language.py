@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 
 from ..metadata.language_tag import ALIASES
 from .document import Document
-from .tokens import CJK_RE, WORD_RE, words
+from .tokens import CJK_RE, word_finder, words
 
 #: languages written in CJK scripts ...
 CJK_LANGUAGES = frozenset(("zh", "ja", "ko"))
@@ -105,10 +106,10 @@ def token_counts(doc: Document, lang: str | None) -> list[int]:
     return _counts(doc, lang)[0]
 
 
-def splitter(lang: str | None):
-    """The ``findall`` that splits lower-cased text into words for the stop list of ``lang``: one
-    tokeniser for every language (``tokens.WORD_RE``; CJK lists hold single characters)."""
-    return WORD_RE.findall
+def splitter(lang: str | None) -> Callable[[str], list[str]]:
+    """``tokens.words`` as the stop list of ``lang`` expects it: CJK characters one by one for the
+    languages written without spaces (their lists hold single characters), whole runs otherwise."""
+    return word_finder(split_cjk=lang in CHARACTER_LANGUAGES)
 
 
 def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
@@ -157,7 +158,7 @@ def _detect(doc: Document) -> str | None:
         if 2 * len(_HANGUL_RE.findall(sample)) > cjk:
             return "ko"
         return "zh"
-    sampled = words(sample.lower().replace("\u2019", "'"))
+    sampled = words(sample.lower().replace("\u2019", "'"), split_cjk=False)
     hits = _hits(sampled)
     best = max(hits.values(), default=0)
     evidence = best >= MIN_HITS and best >= MIN_HIT_RATE * len(sampled)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: scripts written without spaces between words; each character is a token there
 CJK_RANGES = (
@@ -23,9 +24,12 @@ TOKEN_RE = re.compile(
     f"[^\\s{CJK_RANGES}{_THAI}]*?[^\\W{CJK_RANGES}{_THAI}][^\\s{CJK_RANGES}{_THAI}]*"
 )
 CJK_RE = re.compile(f"[{CJK_RANGES}]")
-#: the tokeniser of words (stop words, labels, metrics): each CJK character on its own, else a run of
-#: word characters with apostrophes inside it kept (``don't`` is one word)
+#: words (stop words, labels, metrics): each CJK character on its own, else a run of word characters
+#: with apostrophes inside it kept (``don't`` is one word)
 WORD_RE = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+(?:'[^\\W{CJK_RANGES}]+)*")
+#: the same for the stop lists of languages written with spaces (Korean among them): a run of CJK
+#: characters stays one word there
+_SPACED_WORD_RE = re.compile(r"\w+(?:'\w+)*")
 
 
 def count_tokens(text: str) -> int:
@@ -33,9 +37,15 @@ def count_tokens(text: str) -> int:
     return len(TOKEN_RE.findall(text))
 
 
-def words(text: str) -> list[str]:
-    """The words of ``text`` (see ``WORD_RE``), as they are written."""
-    return WORD_RE.findall(text)
+def words(text: str, *, split_cjk: bool = True) -> list[str]:
+    """The words of ``text`` as they are written (see ``WORD_RE``); ``split_cjk=False`` keeps runs of
+    CJK characters whole, as the stop lists of languages written with spaces expect."""
+    return word_finder(split_cjk)(text)
+
+
+def word_finder(split_cjk: bool = True) -> Callable[[str], list[str]]:
+    """The bound ``findall`` behind ``words``, for loops over many texts."""
+    return (WORD_RE if split_cjk else _SPACED_WORD_RE).findall
 
 
 def cjk_share(text: str) -> float:
