@@ -42,8 +42,9 @@ ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def markdown_words(markdown: str) -> set[str]:
-    """The words of Markdown as a reader sees them: escaped characters are kept as the text has them,
-    markup characters, link targets and list numbers are not words."""
+    """The words of Markdown as a reader sees them: escaped characters are kept as the text has them;
+    markup characters take no room (``2016[651](...)`` reads ``2016651``, as the text has it); link
+    targets and list numbers are not words."""
     escaped: list[str] = []
 
     def protect(match: re.Match) -> str:
@@ -51,7 +52,7 @@ def markdown_words(markdown: str) -> set[str]:
         return f"\ue000{len(escaped) - 1}\ue001"
 
     plain = ESCAPED.sub(protect, markdown)
-    plain = MARKDOWN_MARKUP.sub(" ", LIST_NUMBER.sub(" ", LINK_TARGET.sub("]", plain)))
+    plain = MARKDOWN_MARKUP.sub("", LIST_NUMBER.sub(" ", LINK_TARGET.sub("]", plain)))
     plain = re.sub("\ue000(\\d+)\ue001", lambda m: escaped[int(m.group(1))], plain)
     return set(PLAIN_WORD.findall(plain))
 PLAIN_WORD = re.compile(r"\b[^\W_]+\b")
