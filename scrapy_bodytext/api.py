@@ -150,7 +150,7 @@ def extract_with_config(
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
             return replace(empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding,
                                         output_format=output_format),
-                           **result_values(metadata, doc.lang))
+                           **result_values(metadata, doc.lang or doc.meta_lang, None))
         found = extractors.load(name).extract(doc, config.extractor_options)
         text = write_selection(doc, found.slots, output_format, links=config.links)
         comments = write_selection(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
@@ -180,5 +180,5 @@ def extract_with_config(
         output_format=output_format,
         comments=comments,
         debug=debug,
-        **result_values(metadata, found.language or doc.lang),
+        **result_values(metadata, doc.lang or doc.meta_lang, found.language),
     )

@@ -30,7 +30,8 @@ class ExtractConfig:
     ``comments`` writes the page's reader comments, where the method tells them apart (the default
     method does), to the result's ``comments`` in the same format; they are never main text.
     ``metadata`` reads the page's metadata (title, dates, authors, ...) into the result; off, those
-    values stay empty (``language`` is then the detected one) and the page costs less.
+    values stay empty (``language`` is then read from ``<html lang>`` and ``content-language`` only,
+    else detected) and the page costs less.
     """
 
     extractor: str = extractors.DEFAULT_EXTRACTOR

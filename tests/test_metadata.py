@@ -351,3 +351,17 @@ def test_command_line_json_carries_the_metadata(tmp_path, capsys):
     assert values["published"] == "2024-03-05"
     for name in ("modified", "canonical_url", "site_name", "description", "image", "tags", "section", "language"):
         assert name in values
+
+
+def test_the_language_value_is_of_one_kind_with_metadata_and_without():
+    """``language`` is the declared tag in BCP 47 form whether metadata is read or not, else the
+    detected code: never a tag in one mode and a bare code in the other."""
+    from scrapy_bodytext.api import extract_with_config
+    from scrapy_bodytext.config import ExtractConfig
+
+    prose = b"<p>" + b"This is a sentence of the article that we read here, and it goes on. " * 20 + b"</p>"
+    declared = b"<html lang='en_us'><body><article>" + prose + b"</article></body></html>"
+    undeclared = b"<html><body><article>" + prose + b"</article></body></html>"
+    for metadata in (True, False):
+        assert extract_with_config(declared, ExtractConfig(metadata=metadata)).language == "en-US"
+        assert extract_with_config(undeclared, ExtractConfig(metadata=metadata)).language == "en"

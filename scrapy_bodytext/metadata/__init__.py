@@ -169,12 +169,13 @@ class _Page:
 METADATA_VALUES = frozenset(PageMetadata.__slots__) - {"language"}
 
 
-def result_values(metadata: PageMetadata | None, detected_language: str | None) -> dict:
-    """The metadata as ``ExtractionResult`` values; ``language`` is the declared one, else the one
-    the extractor detected."""
+def result_values(metadata: PageMetadata | None, declared_language: str | None, detected_language: str | None) -> dict:
+    """The metadata as ``ExtractionResult`` values. ``language`` is of one kind whether metadata was
+    read or not: the page's declared tag in BCP 47 form (from every declaration with metadata, from
+    ``<html lang>`` and ``content-language`` without), else the language the extractor detected."""
     metadata = metadata or PageMetadata()
     values = {name: getattr(metadata, name) for name in PageMetadata.__slots__}
-    values["language"] = metadata.language or detected_language
+    values["language"] = metadata.language or bcp47(declared_language) or detected_language
     return values
 
 
