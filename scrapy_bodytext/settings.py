@@ -327,6 +327,12 @@ def _field_map(reader: _Reader) -> tuple[tuple[str, str], ...]:
     return pairs
 
 
+def fields_of(value: Any) -> dict[str, str]:
+    """The result values a ``BODYTEXT_FIELDS``-style value names, each with the field (or key) it is
+    written to (those mapped to None left out); raises ``ValueError`` saying what is expected."""
+    return {name: field for name, field in _fields(value).items() if field}
+
+
 def _fields(value: Any) -> dict[str, str | None]:
     """BODYTEXT_FIELDS: a preset name, value names (list or comma-separated), or a mapping
     {value name: item field name or None}; JSON text of a list or mapping is accepted."""
