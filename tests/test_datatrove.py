@@ -213,3 +213,31 @@ def test_ray_executor_on_a_local_ray_gives_the_same_output(archives, local_ray, 
     RayPipelineExecutor(pipeline(folder, output), tasks=TASKS, workers=WORKERS, logging_dir=str(logs),
                         cpus_per_task=1, mem_per_cpu_gb=0.5).run()
     assert_output(folder, output, logs, expected)
+
+
+def test_a_page_past_the_time_budget_is_dropped_and_the_next_one_extracted(monkeypatch):
+    """The child process of a page that outlives ``timeout`` is killed; the page is counted, the next
+    page gets a new process."""
+    import time
+
+    from datatrove.data import Document
+
+    from scrapy_bodytext.integrations import datatrove as module
+
+    html = "<html><body><article><h1>Title</h1>" + "<p>A sentence of the story, long enough to count.</p>" * 20
+    docs = [Document(text=html + f"<p>{word}</p></article></body></html>", id=word, metadata={})
+            for word in ("first", "stuck", "last")]
+    real = module.extract_in_child
+
+    def stuck(body, url, config):
+        if "stuck" in body:
+            time.sleep(60)  # outside the extraction's own budget: only the kill stops it
+        return real(body, url, config)
+
+    monkeypatch.setattr(module, "extract_in_child", stuck)
+    step = BodyTextExtractor(timeout=0.5)
+    started = time.monotonic()
+    kept = [doc.id for doc in step.run(iter(docs))]
+    assert kept == ["first", "last"]
+    assert step.stats["dropped_time_limit"].total == 1
+    assert time.monotonic() - started < 20
