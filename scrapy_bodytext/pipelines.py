@@ -260,8 +260,8 @@ class BodyTextPipeline:
                 values[field] = list(value) if isinstance(value, tuple) else value
         if self.settings.zyte:
             shaped = zyte.article_values(result)
-            values.update((field, shaped[field]) for field in shaped if field in values or field == zyte.HTML_FIELD
-                          and field not in missing)
+            values.update((field, value) for field, value in shaped.items()
+                          if field in values or (field == zyte.HTML_FIELD and field not in missing))
             zyte.fill_dict(adapter, values, overwrite=self.settings.zyte_overwrite)
         else:
             adapter.update(values)

@@ -102,8 +102,12 @@ class BodyTextSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The item fields the plugin writes."""
-        return tuple(field for _, field in self.field_map)
+        """The item fields the plugin writes (with the zyte-article preset and HTML output, also
+        ``articleBodyHtml``)."""
+        written = tuple(field for _, field in self.field_map)
+        if self.zyte and self.extract.output_format == "html":
+            written += (zyte.HTML_FIELD,)
+        return written
 
     def in_scope(self, item: Any) -> bool:
         """Whether the pipeline judges ``item`` (BODYTEXT_ITEM_CLASSES); other items pass untouched."""
