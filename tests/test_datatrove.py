@@ -146,6 +146,22 @@ def test_datatroves_own_warc_reader_loses_what_follows_a_damaged_record(archives
     assert len(theirs) < len(ours) == html_in_file - 1
 
 
+def test_the_step_takes_datatroves_own_warc_reader_too(archives):
+    folder, expected = archives
+    step = BodyTextExtractor(fields="metadata")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # warcio's notes on the records it reads
+        kept = {doc.metadata["url"]: doc for doc in step(WarcReader(str(folder), glob_pattern="crawl-0.warc.gz")())}
+    # WarcReader hands over responses whatever their HTTP status (the archive's 404 pages, "?missing"),
+    # which ArchiveReader skips (skipped_status)
+    kept = {url: doc for url, doc in kept.items() if not url.endswith("?missing")}
+    assert kept and set(kept) <= set(expected.articles)
+    assert step.stats["dropped_not_an_article"].total > 0
+    for url, doc in kept.items():
+        assert doc.text == expected.articles[url]["text"]
+        assert doc.metadata["title"] == expected.articles[url]["title"]
+
+
 @pytest.mark.parametrize("arguments, message", [
     ({"threshold": 1.5}, "threshold"),
     ({"threshold": "high"}, "threshold"),
