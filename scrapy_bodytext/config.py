@@ -32,6 +32,8 @@ class ExtractConfig:
     ``metadata`` reads the page's metadata (title, dates, authors, ...) into the result; off, those
     values stay empty (``language`` is then read from ``<html lang>`` and ``content-language`` only,
     else detected) and the page costs less.
+    ``plain_text`` also writes the selection as plain text to the result's ``plain_text`` when
+    ``output_format`` is another (for item shapes that hold both, such as Zyte's ``Article``).
     """
 
     extractor: str = extractors.DEFAULT_EXTRACTOR
@@ -44,6 +46,7 @@ class ExtractConfig:
     links: bool = False
     comments: bool = False
     metadata: bool = True
+    plain_text: bool = False
     #: the ``Options`` instance of ``extractor``, resolved once here (not per page)
     extractor_options: Any = field(init=False, repr=False, compare=False)
 
@@ -63,8 +66,9 @@ class ExtractConfig:
             raise ValueError(f"links must be True or False, got {self.links!r}")
         if not isinstance(self.comments, bool):
             raise ValueError(f"comments must be True or False, got {self.comments!r}")
-        if not isinstance(self.metadata, bool):
-            raise ValueError(f"metadata must be True or False, got {self.metadata!r}")
+        for name in ("metadata", "plain_text"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         built = {}
         for name, values in dict(self.options).items():
             built[name] = build_options(name, values)

@@ -40,6 +40,7 @@ class ExtractionResult:
     section: str | None = None
     comments: str = ""  # reader comments, when asked for (never part of ``text``)
     output_format: str = "text"  # how ``text`` is written: "text", "markdown" or "html"
+    plain_text: str = ""  # ``text`` as plain text too, when asked for and ``output_format`` is another
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, name: str):

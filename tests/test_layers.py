@@ -16,7 +16,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("page",),  # bytes to the shared Document: sniffing, decoding, parsing, columns, tokens, language
     ("output",),  # text, Markdown and HTML writers
     ("extractors",),  # the methods
-    ("api", "config", "result"),  # the front door: extract(), its configuration and its result
+    ("api", "config", "result", "extras"),  # the front door: extract(), its configuration, its result, extras
     ("workers", "archives"),  # where extraction runs; web archives read record by record
     ("plugin",),  # the Scrapy components
     ("evaluation",),  # scoring methods on labelled pages

@@ -369,3 +369,22 @@ def test_a_review_feed_without_its_extension_is_reported(caplog):
         make_pipeline(**by_hand, BODYTEXT_REJECTED_FEED="rejected.jsonl").open_spider()
     [warning] = [record.getMessage() for record in caplog.records]
     assert "BODYTEXT_REJECTED_FEED" in warning and "RejectedFeed" in warning
+
+
+class ZyteShaped(scrapy.Item):
+    """A typed item with some of Zyte's Article fields, not articleBodyHtml."""
+
+    url = scrapy.Field()
+    articleBody = scrapy.Field()
+    headline = scrapy.Field()
+    metadata = scrapy.Field()
+
+
+def test_the_zyte_preset_on_a_typed_item_lacking_fields_writes_those_it_has(caplog):
+    pipeline = make_pipeline(BODYTEXT_FIELDS="zyte-article", BODYTEXT_OUTPUT_FORMAT="html")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        (out,) = process(pipeline, (ZyteShaped(url="https://example.com/a", headline="Mine"), new_page()))
+    assert out["articleBody"] == "First paragraph.\nSecond one."  # plain text whatever the output format
+    assert out["headline"] == "Mine" and out["metadata"] == {"probability": 0.9}
+    errors = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(errors) == 1 and "articleBodyHtml" in errors[0]

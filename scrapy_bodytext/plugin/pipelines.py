@@ -24,6 +24,7 @@ from scrapy.utils.python import global_object_name
 
 from ..config import ExtractConfig
 from ..workers.executors import Executor, WorkerLost, extract_timed, announce, make_executor, wait_for
+from . import zyte
 from .middlewares import BodyTextDownloaderMiddleware
 from ..result import ExtractionResult, Reason, empty_result
 from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
@@ -78,6 +79,8 @@ class BodyTextPipeline:
             settings.threads, settings.workers, max_tasks=settings.worker_max_tasks, timeout=settings.worker_timeout
         )
         self._configs: dict[Any, ExtractConfig | str] = {}  # Request.meta extractor -> config or error
+        # id of a config -> (that config, kept so the id stays its own; the one Zyte Articles need)
+        self._article_configs: dict[int, tuple[ExtractConfig, ExtractConfig]] = {}
         self._missing: dict[type, tuple[str, ...]] = {}  # item class -> fields it lacks
 
     @classmethod
@@ -112,7 +115,7 @@ class BodyTextPipeline:
         if page is None:
             self.stats.inc_value("bodytext/items/untagged")
             return item
-        result = await self._result_of(page)
+        result = await self._result_of(page, zyte.is_article(item))
         self.stats.inc_value("bodytext/items/extracted")
         if result.reason not in JUDGED:
             self.stats.inc_value(f"bodytext/items/failed/{result.reason.value}")
@@ -133,18 +136,21 @@ class BodyTextPipeline:
 
     # --- one extraction per page -------------------------------------------------------------
 
-    async def _result_of(self, page: Page) -> ExtractionResult:
-        """The page's result, extracting it if no other item of the page did; reported once."""
+    async def _result_of(self, page: Page, article: bool = False) -> ExtractionResult:
+        """The page's result, extracting it if no other item of the page did; reported once. ``article``:
+        the item is a Zyte ``Article``, whose fields need the page's metadata and plain text."""
         if page.result is None:
-            await self._extract(page)
+            await self._extract(page, article)
         assert page.result is not None
         if not page.reported:
             page.reported = True
             self._report(page, page.result)
         return page.result
 
-    async def _extract(self, page: Page) -> None:
+    async def _extract(self, page: Page, article: bool = False) -> None:
         config = self._config_for(page.extractor)
+        if article and not isinstance(config, str):
+            config = self._article_config(config)
         if isinstance(config, str):
             page.result = empty_result(str(page.extractor), Reason.ERROR, config,
                                        output_format=self.settings.extract.output_format)
@@ -191,6 +197,15 @@ class BodyTextPipeline:
             self.stats.inc_value("bodytext/errors/unknown_extractor")
         return found
 
+    def _article_config(self, config: ExtractConfig) -> ExtractConfig:
+        """``config`` reading the page's metadata and plain text too (what a Zyte ``Article`` holds)."""
+        if config.metadata and config.plain_text:
+            return config
+        found = self._article_configs.get(id(config))
+        if found is None:
+            found = self._article_configs[id(config)] = (config, config.replace(metadata=True, plain_text=True))
+        return found[1]
+
     def _count_extraction(self, result: ExtractionResult, seconds: float) -> None:
         stats = self.stats
         milliseconds = round(seconds * 1000)
@@ -231,13 +246,25 @@ class BodyTextPipeline:
     # --- item fields ---------------------------------------------------------------------------
 
     def _write(self, item: Any, result: ExtractionResult) -> None:
-        """The result values BODYTEXT_FIELDS names, into their item fields (tuples as lists)."""
+        """The result values BODYTEXT_FIELDS names, into their item fields (tuples as lists); Zyte's
+        fields and shapes for a Zyte ``Article`` and with the zyte-article preset."""
+        if zyte.is_article(item):
+            zyte.fill_article(item, result, overwrite=self.settings.zyte_overwrite)
+            return
         missing = self._missing_fields(type(item))
         adapter = ItemAdapter(item)
+        values = {}
         for value_name, field in self.settings.field_map:
             if field not in missing:
                 value = result.value(value_name)
-                adapter[field] = list(value) if isinstance(value, tuple) else value
+                values[field] = list(value) if isinstance(value, tuple) else value
+        if self.settings.zyte:
+            shaped = zyte.article_values(result)
+            values.update((field, value) for field, value in shaped.items()
+                          if field in values or (field == zyte.HTML_FIELD and field not in missing))
+            zyte.fill_dict(adapter, values, overwrite=self.settings.zyte_overwrite)
+        else:
+            adapter.update(values)
         if missing:
             self.stats.inc_value("bodytext/errors/missing_fields")
 

@@ -29,6 +29,7 @@ from ..config import (
 from ..workers.executors import default_workers
 from ..metadata import METADATA_VALUES
 from ..result import VALUE_NAMES
+from . import zyte
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
 ON_FAILURE_CHOICES = ("drop", "store")
@@ -42,6 +43,8 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
     ),
     "all": tuple(VALUE_NAMES),
 }
+#: presets written under other names and shapes (zyte-article: Zyte's Article fields, see ``plugin.zyte``)
+RENAMING_PRESETS: dict[str, dict[str, str]] = {zyte.PRESET: zyte.ARTICLE_FIELDS}
 #: command-line spellings of "no field" for BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD
 NO_FIELD = ("", "none", "null")
 
@@ -54,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_DROP_NON_ARTICLES": True,
     "BODYTEXT_ON_FAILURE": "drop",
     "BODYTEXT_FIELDS": "default",
+    "BODYTEXT_ZYTE_OVERWRITE": False,
     "BODYTEXT_TEXT_FIELD": "main_text",
     "BODYTEXT_PROBABILITY_FIELD": "article_probability",
     "BODYTEXT_OUTPUT_FORMAT": DEFAULT_OUTPUT_FORMAT,
@@ -85,6 +89,8 @@ class BodyTextSettings:
     drop_non_articles: bool
     on_failure: str
     field_map: tuple[tuple[str, str], ...]  # (result value name, item field name), in writing order
+    zyte: bool  # BODYTEXT_FIELDS has the zyte-article preset: dict items get Zyte's Article fields and shapes
+    zyte_overwrite: bool  # Zyte fields the spider set are overwritten (else only empty ones are filled)
     item_classes: tuple[type, ...]  # the item classes the pipeline judges; () = every item
     rejected_feeds: tuple[tuple[str, dict[str, Any]], ...]  # FEEDS-style (URI, options) of the review feed
     status_codes: frozenset[int]
@@ -96,8 +102,12 @@ class BodyTextSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The item fields the plugin writes."""
-        return tuple(field for _, field in self.field_map)
+        """The item fields the plugin writes (with the zyte-article preset and HTML output, also
+        ``articleBodyHtml``)."""
+        written = tuple(field for _, field in self.field_map)
+        if self.zyte and self.extract.output_format == "html":
+            written += (zyte.HTML_FIELD,)
+        return written
 
     def in_scope(self, item: Any) -> bool:
         """Whether the pipeline judges ``item`` (BODYTEXT_ITEM_CLASSES); other items pass untouched."""
@@ -119,6 +129,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     field_map = _field_map(reader)
     rejected_feeds = reader.get("BODYTEXT_REJECTED_FEED", _feeds)
     written = {name for name, _ in field_map}
+    zyte_fields = reader.get("BODYTEXT_FIELDS", _has_zyte_preset)
     try:
         config = ExtractConfig(
             extractor=extractor, threshold=threshold, max_body_size=max_body_size, max_nodes=max_nodes,
@@ -126,6 +137,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
             comments="comments" in written,  # collected only when written
             # read only when written, or for the review feed's titles
             metadata=bool(written & METADATA_VALUES or rejected_feeds),
+            plain_text=zyte_fields,  # articleBody is plain text whatever the output format
         )
     except ValueError as exc:  # options of an extractor: the config names the extractor and option
         raise BodyTextSettingError(f"BODYTEXT_EXTRACTOR_OPTIONS: {exc}") from None
@@ -135,6 +147,8 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         drop_non_articles=reader.get("BODYTEXT_DROP_NON_ARTICLES", _boolean),
         on_failure=reader.get("BODYTEXT_ON_FAILURE", _choice(ON_FAILURE_CHOICES)),
         field_map=field_map,
+        zyte=zyte_fields,
+        zyte_overwrite=reader.get("BODYTEXT_ZYTE_OVERWRITE", _boolean),
         item_classes=reader.get("BODYTEXT_ITEM_CLASSES", _item_classes),
         rejected_feeds=rejected_feeds,
         status_codes=frozenset(reader.get("BODYTEXT_STATUS_CODES", _list_of(_status_code))),
@@ -327,6 +341,12 @@ def _field_map(reader: _Reader) -> tuple[tuple[str, str], ...]:
     return pairs
 
 
+def fields_of(value: Any) -> dict[str, str]:
+    """The result values a ``BODYTEXT_FIELDS``-style value names, each with the field (or key) it is
+    written to (those mapped to None left out); raises ``ValueError`` saying what is expected."""
+    return {name: field for name, field in _fields(value).items() if field}
+
+
 def _fields(value: Any) -> dict[str, str | None]:
     """BODYTEXT_FIELDS: a preset name, value names (list or comma-separated), or a mapping
     {value name: item field name or None}; JSON text of a list or mapping is accepted."""
@@ -340,22 +360,32 @@ def _fields(value: Any) -> dict[str, str | None]:
     if isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     if not isinstance(value, (list, tuple)) or not value:
-        raise ValueError(f"expected a preset name ({', '.join(FIELD_PRESETS)}), value names, "
+        raise ValueError(f"expected a preset name ({', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}), value names, "
                          "or a mapping {value: field}")
     chosen: dict[str, str | None] = {}
     for entry in value:
+        if isinstance(entry, str) and entry in RENAMING_PRESETS:
+            chosen.update(RENAMING_PRESETS[entry])
+            continue
         preset = FIELD_PRESETS.get(entry) if isinstance(entry, str) else None
         for name in preset or (_value_name(entry),):
             chosen[name] = name
     return chosen
 
 
+def _has_zyte_preset(value: Any) -> bool:
+    """Whether BODYTEXT_FIELDS (already validated) names the zyte-article preset."""
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",")] if value.strip()[:1] not in ("{", "[") else json.loads(value)
+    return isinstance(value, (list, tuple)) and zyte.PRESET in value
+
+
 def _value_name(name: Any) -> str:
     if name not in VALUE_NAMES:
-        close = difflib.get_close_matches(str(name), list(VALUE_NAMES) + list(FIELD_PRESETS), n=1)
+        close = difflib.get_close_matches(str(name), [*VALUE_NAMES, *FIELD_PRESETS, *RENAMING_PRESETS], n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise ValueError(f"unknown result value {name!r}; {hint}known: {', '.join(VALUE_NAMES)}; "
-                         f"presets: {', '.join(FIELD_PRESETS)}")
+                         f"presets: {', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}")
     return name
 
 

@@ -1,0 +1,195 @@
+"""datatrove pipeline steps (extra ``datatrove``): ``BodyTextExtractor`` turns the HTML documents of
+any reader into main text with the article probability and the page's metadata, dropping the pages
+that are not articles; ``ArchiveReader`` reads WARC/ARC files with the package's own archive reader,
+which goes on after a damaged record where ``warcio`` stops.
+
+Each document is extracted once by the same ``extract()`` the plugin and the command line use, in a
+child process as datatrove's own extractors do, so that one page can neither stop the task nor keep
+it past its time budget.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from . import missing_extra
+
+try:
+    from datatrove.data import Document, DocumentsPipeline
+    from datatrove.io import DataFolderLike
+    from datatrove.pipeline.base import PipelineStep
+    from datatrove.pipeline.extractors.base import ExtractorSandbox
+    from datatrove.pipeline.readers.base import BaseDiskReader
+    from datatrove.utils.typeshelper import StatHints
+except ImportError as exc:
+    raise missing_extra("scrapy_bodytext.integrations.datatrove", "datatrove", exc) from exc
+
+from ..api import extract_with_config
+from ..config import DEFAULT_MAX_BODY_SIZE, DEFAULT_THRESHOLD, DEFAULT_TIME_BUDGET, OUTPUT_FORMATS, ExtractConfig
+from ..page.decoding import decode
+from ..metadata import METADATA_VALUES
+from ..result import ExtractionResult, Reason
+from ..plugin.settings import fields_of
+from ..archives import iter_archive
+
+__all__ = ["ArchiveReader", "BodyTextExtractor"]
+
+#: metadata keys every kept document gets, whatever ``fields`` says
+ALWAYS = ("article_probability", "extractor")
+#: the drop reason of a page judged not to be an article
+NOT_AN_ARTICLE = "not_an_article"
+#: extra seconds a child process gets past ``timeout`` before it is killed (the extraction itself
+#: stops at ``timeout``; this catches what hangs outside it)
+KILL_GRACE = 1.0
+#: the page a child process extracts first, so that its first real page does not pay for lazy imports
+WARM_UP = "<html><body><article><p>A first page, so that the method's imports are loaded.</p></article></body></html>"
+
+
+class BodyTextExtractor(PipelineStep):
+    """Main text, article probability and metadata of each HTML document; non-articles and pages that
+    cannot be extracted are dropped and counted by reason (``dropped_<reason>``).
+
+    ``extractor``: the method (None: the default); ``threshold``: the article probability below which a
+    page is not an article; ``drop_non_articles``: False keeps them, with their probability;
+    ``fields``: the result values written to the document's metadata, as ``BODYTEXT_FIELDS`` takes
+    them (a preset, value names, or a mapping to rename keys); ``output_format``: "text", "markdown"
+    or "html"; ``timeout``: seconds of extraction per document.
+    """
+
+    name = "📰 BodyText"
+    type = "🛢 - EXTRAC"
+
+    def __init__(
+        self,
+        extractor: str | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
+        drop_non_articles: bool = True,
+        fields: str | list[str] | Mapping[str, str | None] = "default",
+        output_format: str = "text",
+        timeout: float = DEFAULT_TIME_BUDGET,
+    ):
+        super().__init__()
+        self.config = build_config(extractor, threshold, fields, output_format, timeout)
+        if not isinstance(drop_non_articles, bool):
+            raise ValueError(f"drop_non_articles must be True or False, got {drop_non_articles!r}")
+        self.drop_non_articles = drop_non_articles
+        self.keys = metadata_keys(fields)
+        self.timeout = float(timeout)
+
+    def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
+        """Yield the documents kept, their text replaced by the main text."""
+        if data is None:
+            return
+        extract_one = partial(extract_in_child, config=self.config)
+        with ExtractorSandbox(timeout=self.timeout + KILL_GRACE, warmup_text=(WARM_UP, None)) as sandbox:
+            for doc in data:
+                self.stat_update(StatHints.total)
+                with self.track_time():
+                    outcome = self._extract(sandbox, extract_one, doc)
+                if isinstance(outcome, str):
+                    self.stat_update(StatHints.dropped, f"dropped_{outcome}")
+                    continue
+                self._fill(doc, outcome)
+                self.stat_update(StatHints.forwarded)
+                self.update_doc_stats(doc)
+                yield doc
+
+    def _extract(self, sandbox: ExtractorSandbox, extract_one: Callable, doc: Document) -> ExtractionResult | str:
+        """The page's result when it is kept, else the reason it is dropped."""
+        url = doc.metadata.get("url")
+        try:
+            result = sandbox.process_document((doc.text, url if isinstance(url, str) else None), extract_one)
+        except TimeoutError:
+            return Reason.TIME_LIMIT.value
+        except EOFError:  # the child process died (the OOM killer, a crash): it is replaced
+            return "worker_lost"
+        except Exception:  # noqa: BLE001 - a page never stops the task
+            return Reason.ERROR.value
+        if result.reason not in (Reason.OK, Reason.NO_MAIN_TEXT):
+            return result.reason.value
+        if self.drop_non_articles and not result.is_article:
+            return NOT_AN_ARTICLE
+        self.stat_update("articles" if result.is_article else "non_articles")
+        return result
+
+    def _fill(self, doc: Document, result: ExtractionResult) -> None:
+        doc.text = result.text
+        for name, key in self.keys:
+            value = result.value(name)
+            doc.metadata[key] = list(value) if isinstance(value, tuple) else value
+
+
+def extract_in_child(body: str | bytes, url: str | None, config: ExtractConfig) -> ExtractionResult:
+    """One extraction in the sandbox's child process (which is forked: ``config`` is not sent per page)."""
+    return replace(extract_with_config(body, config, url=url), debug={})  # debug values need not be pickled
+
+
+def build_config(extractor: Any, threshold: Any, fields: Any, output_format: Any, timeout: Any) -> ExtractConfig:
+    """The extraction configuration of the step; every argument is checked, with a clear ``ValueError``."""
+    if extractor is not None and not isinstance(extractor, str):
+        raise ValueError(f"extractor must be the name of a method or None, got {extractor!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be a number within [0, 1], got {threshold!r}")
+    if output_format not in OUTPUT_FORMATS:
+        raise ValueError(f"output_format must be one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}")
+    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
+            or math.isinf(timeout)):
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    names = {name for name, _ in metadata_keys(fields)}
+    options = {"extractor": extractor} if extractor is not None else {}
+    return ExtractConfig(**options, threshold=float(threshold), output_format=output_format,
+                         time_budget=float(timeout), metadata=bool(names & METADATA_VALUES),
+                         comments="comments" in names)
+
+
+def metadata_keys(fields: Any) -> tuple[tuple[str, str], ...]:
+    """(result value, metadata key) pairs a ``fields`` value asks for, ``article_probability`` and
+    ``extractor`` always; ``main_text`` is the document's text, never a key."""
+    try:
+        chosen = fields_of(fields)
+    except ValueError as exc:
+        raise ValueError(f"fields: {exc}") from None
+    pairs = {name: name for name in ALWAYS}
+    pairs.update((name, key) for name, key in chosen.items() if name != "main_text")
+    return tuple(pairs.items())
+
+
+class ArchiveReader(BaseDiskReader):
+    """WARC and ARC files (gzipped record by record, as a whole, or not) read by the package's own
+    reader: every HTML response becomes a document (its text the page decoded as a browser would,
+    metadata ``url``, ``date``, ``status``, ``content_type``, ``encoding``, ``offset``); a damaged
+    record costs only itself (counted as ``damaged_<kind>``) and reading goes on after it; other
+    records are counted as ``skipped_<reason>``. Takes the arguments of datatrove's ``WarcReader``
+    but ``compression`` (the reader finds it itself)."""
+
+    name = "🕷 Archive"
+    _requires_dependencies = ["warcio"]
+
+    def __init__(self, data_folder: DataFolderLike, *args: Any, max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+                 **kwargs: Any):
+        super().__init__(data_folder, *args, **kwargs)
+        if isinstance(max_body_size, bool) or not isinstance(max_body_size, int) or max_body_size < 1:
+            raise ValueError(f"max_body_size must be a positive integer, got {max_body_size!r}")
+        self.max_body_size = max_body_size
+
+    def read_file(self, filepath: str) -> Iterator[Document]:
+        with self.data_folder.open(filepath, "rb") as stream:
+            for number, entry in enumerate(iter_archive(stream, max_body_size=self.max_body_size)):
+                if entry.kind != "html":
+                    self.stat_update(f"{entry.kind}_{entry.reason}")
+                    continue
+                with self.track_time():
+                    text, encoding = decode(entry.body or b"", content_type=entry.content_type)
+                    document = self.get_document_from_dict(
+                        {"text": text, "id": f"{filepath}/{entry.offset}/{number}", "url": entry.url,
+                         "date": entry.date, "status": entry.status, "content_type": entry.content_type,
+                         "encoding": encoding, "offset": entry.offset},
+                        filepath, number)
+                if document is None:  # nothing in the body (datatrove skips empty texts)
+                    self.stat_update(f"skipped_{Reason.EMPTY.value}")
+                    continue
+                yield document
