@@ -21,7 +21,7 @@ from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
-from .visible import Neighbourhood, around, headings, text_of, time_dates
+from .visible import Neighbourhood, around, headings, marked_time, text_of, time_dates
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
@@ -161,7 +161,7 @@ class _Page:
     def near(self) -> Neighbourhood:
         if self._near is None:
             body = self.root.find("body")
-            self._near = Neighbourhood(around(self.headline, body if body is not None else self.root))
+            self._near = Neighbourhood(around(self.headline, body if body is not None else self.root), self.headline)
         return self._near
 
 
@@ -210,8 +210,10 @@ def _canonical(declared: Declared, base: str | None) -> str | None:
 
 def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
            lang: str | None) -> tuple[str | None, str | None]:
-    """(published, modified): JSON-LD, declared meta (microdata ``<meta itemprop>`` too), ``<time>``
-    (``itemprop`` marked first), the URL, the byline."""
+    """(published, modified), most trusted first: the article's JSON-LD, declared ``<meta>`` (microdata
+    ``<meta itemprop>`` too), a ``<time>`` marked as the publication date, the ``<time>`` next to the
+    headline, the URL, a dated line next to the headline; a shown update date when nothing else
+    dates the page; last any ``<time>`` of the page outside comments and related lists."""
     def first_date(values) -> str | None:
         for value in values:
             found = parse_date(value if isinstance(value, str) else None, lang=lang)
@@ -219,16 +221,26 @@ def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
                 return found
         return None
 
+    def earliest_date(values) -> str | None:
+        """Of a site's own publication dates (``published-date``, ``published-time``), the first: a
+        page republished or rendered later keeps its original date among them."""
+        found = [date for value in values if (date := parse_date(value, lang=lang))]
+        return min(found, key=lambda date: date[:10]) if found else None
+
     published = first_date((article.get("datePublished"),)) or first_date(declared.all(*PUBLISHED_KEYS)[:10])
-    published = published or first_date(
+    published = published or earliest_date(
         [value for key, values in declared.meta.items() if key not in META_KEYS for value in values][:10])
     published = published or first_date((article.get("dateCreated"),))
     modified = first_date((article.get("dateModified"),)) or first_date(declared.all(*MODIFIED_KEYS)[:10])
-    if published is None or modified is None:
-        shown, updated = time_dates(declared.times, lang)
-        published = published or shown
-        modified = modified or updated
-    published = published or date_in_url(url) or page.near.date(lang)
+    if published is None:
+        near = page.near
+        shown = near.dates(lang)
+        anywhere, updated = time_dates(declared.times, lang, near.article)
+        published = (marked_time(declared.times, lang, near.article) or shown.time or date_in_url(url)
+                     or shown.line or shown.updated or anywhere)
+        modified = modified or shown.updated or updated
+    elif modified is None:
+        modified = time_dates(declared.times, lang)[1]
     return published, modified
 
 
