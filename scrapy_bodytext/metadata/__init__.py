@@ -107,8 +107,9 @@ def read_metadata(root, url: str | None = None, declared: Declared | None = None
         return PageMetadata()
     if declared is None:
         declared = read_declared(root)
-    found = jsonld.objects(declared.scripts)
-    article = jsonld.main_object(found) or {}
+    parts: set[int] = set()
+    found = jsonld.objects(declared.scripts, parts)
+    article = jsonld.main_object(found, parts) or {}
     lang = bcp47(declared.lang) or bcp47(declared.first(*LANGUAGE_KEYS))
     base = urljoin(url or "", declared.base) if declared.base else url
     canonical = _canonical(declared, base)
