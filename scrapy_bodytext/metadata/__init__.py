@@ -21,7 +21,7 @@ from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
-from .visible import Neighbourhood, around, headings, marked_time, text_of, time_dates
+from .visible import Neighbourhood, around, headings, marked_date, marked_time, text_of, time_dates
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
@@ -213,8 +213,9 @@ def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
            lang: str | None) -> tuple[str | None, str | None]:
     """(published, modified), most trusted first: the article's JSON-LD, declared ``<meta>`` (microdata
     ``<meta itemprop>`` too), a ``<time>`` marked as the publication date, the ``<time>`` next to the
-    headline, the URL, a dated line next to the headline; a shown update date when nothing else
-    dates the page; last any ``<time>`` of the page outside comments and related lists."""
+    headline, the URL, a dated line next to the headline; when nothing of these dates the page, a
+    shown or declared update date (the date of the version shown), any ``<time>`` of the page outside
+    comments and related lists, a line marked as a date anywhere."""
     def first_date(values) -> str | None:
         for value in values:
             found = parse_date(value if isinstance(value, str) else None, lang=lang)
@@ -238,7 +239,8 @@ def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
         shown = near.dates(lang)
         anywhere, updated = time_dates(declared.times, lang, near.article)
         published = (marked_time(declared.times, lang, near.article) or shown.time or date_in_url(url)
-                     or shown.line or shown.updated or anywhere)
+                     or shown.line or shown.updated or anywhere or modified or updated
+                     or marked_date(page.root.find("body"), lang, near.article))
         modified = modified or shown.updated or updated
     elif modified is None:
         modified = time_dates(declared.times, lang)[1]

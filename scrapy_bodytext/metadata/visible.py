@@ -56,6 +56,8 @@ _ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcap
 MAX_BYLINE_LINE = 150
 _UPDATED_RE = re.compile(r"updat|modif|edited|revis|reviewed|aktualisiert|actualiz|mis à jour|geändert|geprüft|"
                          r"überarbeitet|aggiornat|atualizad|bijgewerkt")
+#: elements of the body looked at for a marked date line when nothing near the headline dates the page
+MAX_SCAN = 5000
 #: a short text that may state a date (a date takes at least 6 characters)
 MIN_DATE_LINE = 6
 MAX_DATE_LINE = 80
@@ -283,6 +285,25 @@ def marked_time(times: list, lang: str | None, article: frozenset = frozenset())
             published = parse_date(el.get("datetime") or el.get("content"), lang=lang)
             if published and not elsewhere(el, article):
                 return published
+    return None
+
+
+def marked_date(body, lang: str | None, article: frozenset = frozenset()) -> str | None:
+    """The first date anywhere in the page in a short line marked as a date (class, id or
+    ``itemprop``: "post-date", "entry-meta"), not in comments or related lists and not labelled as
+    an update; for pages whose headline is far from their date line. At most ``MAX_SCAN`` elements."""
+    if body is None:
+        return None
+    for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
+        marks = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("itemprop")))).lower()
+        if not marks or _DATE_RE.search(marks) is None or el.tag == "time" or _UPDATED_RE.search(marks):
+            continue
+        text = text_of(el, MAX_DATE_LINE)
+        if not MIN_DATE_LINE <= len(text) <= MAX_DATE_LINE:
+            continue
+        value = parse_date(text, lang=lang)
+        if value and not _is_update(text, _before(el)) and not elsewhere(el, article):
+            return value
     return None
 
 
