@@ -21,7 +21,7 @@ from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
-from .visible import Neighbourhood, around, headings, marked_date, marked_time, text_of, time_dates
+from .visible import Neighbourhood, around, headings, marked_authors, marked_date, marked_time, text_of, time_dates
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
@@ -262,7 +262,7 @@ def _authors(declared: Declared, article: dict, page: _Page, site: list[str]) ->
                            or [el.get("content") or text_of(el)])
         if shown:
             return shown
-    return near.authors() or names
+    return near.authors() or names or marked_authors(page.root.find("body"), near.article)
 
 
 def _person_names(value) -> list[str]:

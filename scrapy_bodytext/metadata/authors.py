@@ -155,8 +155,8 @@ def clean_name(part: str, *, strict: bool = True) -> str | None:
         elif lowered[0] in ROLE_WORDS and _CONNECTORS.intersection(lowered):
             return None  # "Senior Editor at The Valley Post", "Head of Content"
         else:
-            while len(words) > 2 and lowered[0] in ROLE_WORDS and words[1][:1].isupper():  # "Chief Editor Jane Doe"
-                words, lowered = words[1:], lowered[1:]
+            while len(words) > (1 if strict else 2) and lowered[0] in ROLE_WORDS and words[1][:1].isupper():
+                words, lowered = words[1:], lowered[1:]  # "Chief Editor Jane Doe", "Head Winemaker"
             while len(words) > (1 if strict else 2) and lowered[-1] in NOT_NAME_WORDS:
                 words, lowered = words[:-1], lowered[:-1]  # "Jane Doe Staff Writer", "Jane Doe on" -> "Jane Doe"
         if strict and any(w[:1].islower() and lw not in PARTICLES for w, lw in zip(words, lowered)):

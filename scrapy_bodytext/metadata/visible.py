@@ -288,6 +288,22 @@ def marked_time(times: list, lang: str | None, article: frozenset = frozenset())
     return None
 
 
+def marked_authors(body, article: frozenset = frozenset()) -> list[str]:
+    """Names in the first element anywhere in the page marked as a byline or author (class, id,
+    ``itemprop``, ``rel``) outside comments, related lists and author boxes; for pages whose byline
+    is far from their headline. At most ``MAX_SCAN`` elements."""
+    if body is None:
+        return []
+    for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
+        marks = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("itemprop"), el.get("rel")))).lower()
+        if not marks or _AUTHOR_RE.search(marks) is None or _ELSEWHERE_RE.search(marks) or elsewhere(el, article):
+            continue
+        names = split_names(byline_text(el), strict=True)
+        if names:
+            return names
+    return []
+
+
 def marked_date(body, lang: str | None, article: frozenset = frozenset()) -> str | None:
     """The first date anywhere in the page in a short line marked as a date (class, id or
     ``itemprop``: "post-date", "entry-meta"), not in comments or related lists and not labelled as
