@@ -61,6 +61,8 @@ MAX_SCAN = 5000
 #: a short text that may state a date (a date takes at least 6 characters)
 MIN_DATE_LINE = 6
 MAX_DATE_LINE = 80
+#: words besides the date in a short dated text that no class marks as a date
+MAX_LABEL_WORDS = 4
 #: characters before a date read for its label ("Updated on", "Published:")
 LABEL_CHARS = 40
 #: elements whose ``<footer>`` is the article's own (its author and date), not the page's
@@ -205,8 +207,8 @@ class Neighbourhood:
 
     def dates(self, lang: str | None) -> ShownDates:
         """The dates shown next to the headline, the nearest first: ``<time>`` elements, lines marked
-        as dates (class, id) and short texts that are a date ("Published on May 3, 2025", "17.05.2021"),
-        each read as a publication or, by its label, an update."""
+        as dates (class, id) and short texts that are a date with at most a short label ("Published
+        on May 3, 2025", "17.05.2021"), each read as a publication or, by its label, an update."""
         marked = set(self.date_lines)
         found: list[tuple[tuple[int, bool], str, str, bool]] = []  # (nearness, kind, value, update)
         for position, el in enumerate(self.elements):
@@ -230,7 +232,8 @@ class Neighbourhood:
                     continue
                 piece = " ".join(piece.split())
                 if (MIN_DATE_LINE <= len(piece) <= MAX_DATE_LINE and not piece.isdigit()
-                        and (value := parse_date(piece, lang=lang)) and not self.elsewhere(el)):
+                        and (value := parse_date(piece, lang=lang)) and _date_with_label(piece)
+                        and not self.elsewhere(el)):
                     found.append((near, "line", value, _is_update(piece, context(el))))
         found.sort(key=lambda item: item[0])
         return ShownDates(
@@ -258,6 +261,12 @@ def _before(el) -> str:
         return f"{text_of(previous, LABEL_CHARS)} {previous.tail or ''}"[-LABEL_CHARS:]
     parent = el.getparent()
     return (parent.text or "")[-LABEL_CHARS:] if parent is not None else ""
+
+
+def _date_with_label(text: str) -> bool:
+    """A date with at most a short label ("Published on", "By Jane Doe |"), not a sentence that
+    mentions a date (a caption, a line of the text)."""
+    return len(remove_dates(text, " ").split()) <= MAX_LABEL_WORDS
 
 
 def _is_update(text: str, context: str) -> bool:
