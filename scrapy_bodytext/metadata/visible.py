@@ -61,6 +61,8 @@ MAX_SCAN = 5000
 #: a short text that may state a date (a date takes at least 6 characters)
 MIN_DATE_LINE = 6
 MAX_DATE_LINE = 80
+#: items of a list looked at to tell a list of dated stories
+MAX_ITEMS = 12
 #: words besides the date in a short dated text that no class marks as a date
 MAX_LABEL_WORDS = 4
 #: characters before a date read for its label ("Updated on", "Published:")
@@ -192,6 +194,9 @@ class Neighbourhood:
     def elsewhere(self, el) -> bool:
         return elsewhere(el, self.article)
 
+    def listed(self, el, lang: str | None) -> bool:
+        return in_dated_list(el, lang, self.article)
+
     def authors(self) -> list[str]:
         """Names in the first byline element (by class, id, ``rel`` or ``itemprop``) that has any."""
         for el, text in self.bylines:
@@ -220,12 +225,13 @@ class Neighbourhood:
             if tag == "time":
                 text = text_of(el, MAX_TEXT)
                 value = parse_date(el.get("datetime"), lang=lang) or parse_date(text, lang=lang)
-                if value and not self.elsewhere(el):
+                if value and not self.elsewhere(el) and not self.listed(el, lang):
                     found.append((near, "time", value, _time_is_update(el, text)))
                 continue
             if el in marked:
                 text = text_of(el)
-                if 0 < len(text) <= MAX_TEXT and (value := parse_date(text, lang=lang)) and not self.elsewhere(el):
+                if (0 < len(text) <= MAX_TEXT and (value := parse_date(text, lang=lang)) and not self.elsewhere(el)
+                        and not self.listed(el, lang)):
                     found.append((near, "line", value, _is_update(text, _before(el))))
             for piece, context in ((el.text, _before), (el.tail, text_of)):
                 if not piece or not MIN_DATE_LINE <= len(piece) <= MAX_DATE_LINE * 2:
@@ -233,7 +239,7 @@ class Neighbourhood:
                 piece = " ".join(piece.split())
                 if (MIN_DATE_LINE <= len(piece) <= MAX_DATE_LINE and not piece.isdigit()
                         and (value := parse_date(piece, lang=lang)) and _date_with_label(piece)
-                        and not self.elsewhere(el)):
+                        and not self.elsewhere(el) and not self.listed(el, lang)):
                     found.append((near, "line", value, _is_update(piece, context(el))))
         found.sort(key=lambda item: item[0])
         return ShownDates(
@@ -261,6 +267,24 @@ def _before(el) -> str:
         return f"{text_of(previous, LABEL_CHARS)} {previous.tail or ''}"[-LABEL_CHARS:]
     parent = el.getparent()
     return (parent.text or "")[-LABEL_CHARS:] if parent is not None else ""
+
+
+def in_dated_list(el, lang: str | None, article: frozenset = frozenset()) -> bool:
+    """Inside one of several dated items of a list (a list of stories, each with its date) below
+    the headline's containers (``article``): the date is an item's, not the article's."""
+    for node in islice(el.iterancestors(), ANCESTORS):
+        if node in article or node.tag == "body":
+            return False
+        if node.tag == "li":
+            parent = node.getparent()
+            items = [] if parent is None else list(islice(parent.iterchildren("li"), MAX_ITEMS))
+            return sum(1 for item in items if _dated(item, lang)) >= 2
+    return False
+
+
+def _dated(item, lang: str | None) -> bool:
+    """Whether a list item shows a date (a ``<time>`` or a date in its first words)."""
+    return next(item.iter("time"), None) is not None or parse_date(text_of(item, MAX_DATE_LINE * 2), lang=lang) is not None
 
 
 def _date_with_label(text: str) -> bool:
@@ -315,8 +339,8 @@ def marked_authors(body, article: frozenset = frozenset()) -> list[str]:
 
 def marked_date(body, lang: str | None, article: frozenset = frozenset()) -> str | None:
     """The first date anywhere in the page in a short line marked as a date (class, id or
-    ``itemprop``: "post-date", "entry-meta"), not in comments or related lists and not labelled as
-    an update; for pages whose headline is far from their date line. At most ``MAX_SCAN`` elements."""
+    ``itemprop``: "post-date", "entry-meta"), not in comments, related lists or a list of dated
+    stories and not labelled as an update; for pages whose headline is far from their date line. At most ``MAX_SCAN`` elements."""
     if body is None:
         return None
     for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
@@ -327,14 +351,15 @@ def marked_date(body, lang: str | None, article: frozenset = frozenset()) -> str
         if not MIN_DATE_LINE <= len(text) <= MAX_DATE_LINE:
             continue
         value = parse_date(text, lang=lang)
-        if value and not _is_update(text, _before(el)) and not elsewhere(el, article):
+        if value and not _is_update(text, _before(el)) and not elsewhere(el, article) and not in_dated_list(
+                el, lang, article):
             return value
     return None
 
 
 def time_dates(times: list, lang: str | None, article: frozenset = frozenset()) -> tuple[str | None, str | None]:
     """(published, modified) from the page's ``<time>`` elements, wherever they are: the first not
-    inside comments or related lists, and the first marked as an update."""
+    inside comments, related lists or a list of dated stories, and the first marked as an update."""
     published = modified = None
     for el in times:
         if elsewhere(el, article):
@@ -345,7 +370,7 @@ def time_dates(times: list, lang: str | None, article: frozenset = frozenset()) 
             continue
         if _time_is_update(el, text):
             modified = modified or value
-        elif published is None:
+        elif published is None and not in_dated_list(el, lang, article):
             published = value
         if published and modified:
             break
