@@ -294,9 +294,9 @@ def _date_with_label(text: str) -> bool:
 
 
 def _is_update(text: str, context: str) -> bool:
-    """Whether a dated text is labelled as an update ("Updated May 3, 2025", "Last modified: ..."): by
-    its own words, else by the text just before it."""
-    label = remove_dates(text, " ")
+    """Whether the (first) date of a text is labelled as an update ("Updated May 3, 2025", "Last
+    modified: ..."): by its own words before it, else by the text just before the element."""
+    label = remove_dates(text, "\0").split("\0", 1)[0]
     label = label if any(c.isalpha() for c in label) else context
     return _UPDATED_RE.search(label[-LABEL_CHARS:].lower()) is not None
 
