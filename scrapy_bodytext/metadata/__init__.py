@@ -21,7 +21,7 @@ from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
-from .visible import Neighbourhood, around, headings, marked_authors, marked_date, marked_time, text_of, time_dates
+from .visible import MarkedLines, Neighbourhood, around, headings, marked_lines, marked_time, text_of, time_dates
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
@@ -120,7 +120,7 @@ def read_metadata(root, url: str | None = None, declared: Declared | None = None
     title = choose_title([jsonld.first_string(article.get("headline"), ()), *declared.all(*TITLE_KEYS)[:6]],
                          declared.title, shown, sites,
                          jsonld.first_string(article.get("name"), ()))
-    page = _Page(root, declared, _headline_element(declared.headings, shown, title))
+    page = _Page(root, declared, _headline_element(declared.headings, shown, title), lang)
     published, modified = _dates(declared, article, page, canonical or url, lang)
     return PageMetadata(
         title=title,
@@ -149,14 +149,23 @@ def _headline_element(elements: list, texts: list[str], title: str):
 
 
 class _Page:
-    """The marked body elements around the headline, sorted on first use (most pages declare
-    enough and never need them)."""
+    """The marked body elements around the headline, and those marked as a byline or date anywhere,
+    each read on first use (most pages declare enough and never need them)."""
 
-    def __init__(self, root, declared: Declared, headline):
+    def __init__(self, root, declared: Declared, headline, lang: str | None):
         self.root = root
         self.declared = declared
         self.headline = headline
+        self.lang = lang
         self._near: Neighbourhood | None = None
+        self._marked: MarkedLines | None = None
+
+    @property
+    def marked(self) -> MarkedLines:
+        """The byline and date line marked as such anywhere in the page (one walk, on first use)."""
+        if self._marked is None:
+            self._marked = marked_lines(self.root.find("body"), self.lang, self.near.article)
+        return self._marked
 
     @property
     def near(self) -> Neighbourhood:
@@ -240,7 +249,7 @@ def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
         anywhere, updated = time_dates(declared.times, lang, near.article)
         published = (marked_time(declared.times, lang, near.article) or shown.time or date_in_url(url)
                      or shown.line or shown.updated or anywhere or modified or updated
-                     or marked_date(page.root.find("body"), lang, near.article))
+                     or page.marked.date)
         modified = modified or shown.updated or updated
     elif modified is None:
         modified = time_dates(declared.times, lang)[1]
@@ -262,7 +271,7 @@ def _authors(declared: Declared, article: dict, page: _Page, site: list[str]) ->
                            or [el.get("content") or text_of(el)])
         if shown:
             return shown
-    return near.authors() or names or marked_authors(page.root.find("body"), near.article)
+    return near.authors() or names or list(page.marked.names)
 
 
 def _person_names(value) -> list[str]:

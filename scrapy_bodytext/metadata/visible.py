@@ -56,8 +56,8 @@ _ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcap
 MAX_BYLINE_LINE = 150
 _UPDATED_RE = re.compile(r"updat|modif|edited|revis|reviewed|aktualisiert|actualiz|mis à jour|geändert|geprüft|"
                          r"überarbeitet|aggiornat|atualizad|bijgewerkt")
-#: elements of the body looked at for a marked date line when nothing near the headline dates the page
-MAX_SCAN = 5000
+#: elements of the body looked at for a marked byline or date line when nothing near the headline has one
+MAX_SCAN = 1000
 #: a short text that may state a date (a date takes at least 6 characters)
 MIN_DATE_LINE = 6
 MAX_DATE_LINE = 80
@@ -321,40 +321,44 @@ def marked_time(times: list, lang: str | None, article: frozenset = frozenset())
     return None
 
 
-def marked_authors(body, article: frozenset = frozenset()) -> list[str]:
-    """Names in the first element anywhere in the page marked as a byline or author (class, id,
-    ``itemprop``, ``rel``) outside comments, related lists and author boxes; for pages whose byline
-    is far from their headline. At most ``MAX_SCAN`` elements."""
-    if body is None:
-        return []
-    for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
-        marks = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("itemprop"), el.get("rel")))).lower()
-        if not marks or _AUTHOR_RE.search(marks) is None or _ELSEWHERE_RE.search(marks) or elsewhere(el, article):
-            continue
-        names = split_names(byline_text(el), strict=True)
-        if names:
-            return names
-    return []
+@dataclass(frozen=True, slots=True)
+class MarkedLines:
+    """The first byline and the first date line marked as such anywhere in the page."""
+
+    names: tuple[str, ...] = ()
+    date: str | None = None
 
 
-def marked_date(body, lang: str | None, article: frozenset = frozenset()) -> str | None:
-    """The first date anywhere in the page in a short line marked as a date (class, id or
-    ``itemprop``: "post-date", "entry-meta"), not in comments, related lists or a list of dated
-    stories and not labelled as an update; for pages whose headline is far from their date line. At most ``MAX_SCAN`` elements."""
+def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> MarkedLines:
+    """For pages whose headline is far from their byline or date line, one walk over the first
+    ``MAX_SCAN`` elements of the body: the names in the first element marked as a byline or author
+    (class, id, ``itemprop``, ``rel``) and the first date in a short line marked as a date ("post-date",
+    "entry-meta") not labelled as an update, both outside comments, related lists, author boxes and
+    lists of dated stories."""
+    names: list[str] = []
+    found_date = None
     if body is None:
-        return None
+        return MarkedLines()
     for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
-        marks = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("itemprop")))).lower()
-        if not marks or _DATE_RE.search(marks) is None or el.tag == "time" or _UPDATED_RE.search(marks):
+        get = el.get
+        cls, ident, prop = get("class"), get("id"), get("itemprop")
+        rel = get("rel")
+        if not (cls or ident or prop or rel):
             continue
-        text = text_of(el, MAX_DATE_LINE)
-        if not MIN_DATE_LINE <= len(text) <= MAX_DATE_LINE:
+        marks = " ".join(filter(None, (cls, ident, prop, rel))).lower()
+        if _MARKED_RE.search(marks) is None or _ELSEWHERE_RE.search(marks):
             continue
-        value = parse_date(text, lang=lang)
-        if value and not _is_update(text, _before(el)) and not elsewhere(el, article) and not in_dated_list(
-                el, lang, article):
-            return value
-    return None
+        if not names and _AUTHOR_RE.search(marks) and not elsewhere(el, article):
+            names = split_names(byline_text(el), strict=True)
+        if found_date is None and el.tag != "time" and _DATE_RE.search(marks) and not _UPDATED_RE.search(marks):
+            text = text_of(el, MAX_DATE_LINE)
+            value = parse_date(text, lang=lang) if MIN_DATE_LINE <= len(text) <= MAX_DATE_LINE else None
+            if (value and not _is_update(text, _before(el)) and not elsewhere(el, article)
+                    and not in_dated_list(el, lang, article)):
+                found_date = value
+        if names and found_date:
+            break
+    return MarkedLines(tuple(names), found_date)
 
 
 def time_dates(times: list, lang: str | None, article: frozenset = frozenset()) -> tuple[str | None, str | None]:
