@@ -212,6 +212,8 @@ def test_a_byline_far_from_the_headline_is_found_by_its_mark():
     filler = "".join(f"<p>{PARAGRAPH}</p>" for _ in range(130))
     body = f'<h1>Bridge under water</h1>{filler}<div class="post-author"><a>Jane Doe</a></div>'
     assert read(page("", body), url=None).authors == ("Jane Doe",)
+    teaser = f'<h1>Bridge under water</h1>{filler}<article class="post author-jdoe"><a>Flood Warning</a></article>'
+    assert read(page("", teaser), url=None).authors == ()  # a container's class, not a byline
 
 
 def test_absent_values_are_empty_never_guessed():
@@ -284,6 +286,11 @@ def test_shown_bylines_are_read_strictly():
     assert split_names("Posted by Jane Doe on March 3, 2025", strict=True) == ["Jane Doe"]
     assert split_names("Matt Check, Head Winemaker", strict=True) == ["Matt Check"]
     assert split_names("Senior Reporter", strict=True) == []
+    assert split_names("Tim Twentyman\nSenior Writer\nFollow Tim on Twitter", strict=True) == ["Tim Twentyman"]
+    assert split_names("More From", strict=True) == []
+    assert split_names("Holiday Edition (Red", strict=True) == []  # a name's words are letters
+    assert split_names("Richard (R.J.) Eskow, Jean-Pierre O’Brien", strict=True) == [
+        "Richard (R.J.) Eskow", "Jean-Pierre O’Brien"]
 
 
 @pytest.mark.parametrize(("text", "lang", "expected"), [

@@ -66,6 +66,11 @@ sept oct nov dec by von par por in at on of for the der die das le la el il lo f
 sign up log login logout register menu search home account my
 ma phd md mba msc bsc rn dvm vmd dds jd mph cpa cfa uhr heure hora ore
 """.split())
+#: first words of a link or label next to a byline, never of a name ("Follow Jane", "More from", "View all")
+LABEL_WORDS = frozenset("follow more view see read contact email share about all from".split())
+#: a word of a name shown on the page: letters, with inner hyphens, apostrophes and dots ("Jean-Pierre",
+#: "O’Brien", "J.R."), in brackets or not
+_NAME_WORD_RE = re.compile(r"^[^\W\d_]+(?:[-‐'’.][^\W\d_]+)*\.?$")
 #: last words of a desk or team credited as the author ("The Upwork Team", "CNN Staff", "BR24 Redaktion")
 CREDIT_WORDS = frozenset("team staff desk redaktion rédaction redacción redazione redactie équipe equipo".split())
 #: words that join a role to where it is held ("Senior Editor at ...", "Head of Content")
@@ -141,7 +146,7 @@ def clean_name(part: str, *, strict: bool = True) -> str | None:
     if not words or len(words) > MAX_NAME_WORDS or len(part) > MAX_NAME_CHARS or len(part) < 2:
         return None
     lowered = [_word(w) for w in words]
-    if all(w in NOT_NAME_WORDS for w in lowered):
+    if all(w in NOT_NAME_WORDS for w in lowered) or lowered[0] in LABEL_WORDS:
         return None
     while len(words) > 1 and lowered[-1] in CJK_ROLES:  # "신현주 기자" -> "신현주"
         words, lowered = words[:-1], lowered[:-1]
@@ -159,11 +164,19 @@ def clean_name(part: str, *, strict: bool = True) -> str | None:
                 words, lowered = words[1:], lowered[1:]  # "Chief Editor Jane Doe", "Head Winemaker"
             while len(words) > (1 if strict else 2) and lowered[-1] in NOT_NAME_WORDS:
                 words, lowered = words[:-1], lowered[:-1]  # "Jane Doe Staff Writer", "Jane Doe on" -> "Jane Doe"
-        if strict and any(w[:1].islower() and lw not in PARTICLES for w, lw in zip(words, lowered)):
+        if strict and any((w[:1].islower() and lw not in PARTICLES) or not _name_word(w)
+                          for w, lw in zip(words, lowered)):
             return None
         if strict and len(words) == 1 and not words[0].isupper():
             return None  # one capitalised word in running text is a noun as often as a name ("AFP" passes)
     return " ".join(words)
+
+
+def _name_word(word: str) -> bool:
+    """Whether a word shown on the page can be part of a name (``_NAME_WORD_RE``, in brackets or not)."""
+    if word.startswith("(") and word.endswith(")"):
+        word = word[1:-1]
+    return _NAME_WORD_RE.match(word.rstrip(",")) is not None
 
 
 def _word(word: str) -> str:

@@ -51,6 +51,8 @@ _MARKING = frozenset(("class", "id", "itemprop", "rel"))
 _BYLINE_FIRST = frozenset("bvpdatw作記记")
 #: any of the words of ``_AUTHOR_RE`` and ``_DATE_RE``
 _MARKED_RE = re.compile(f"{_AUTHOR_RE.pattern}|{_DATE_RE.pattern}")
+#: containers whose classes describe what they hold (a post "by" someone, a list), not a byline line
+_CONTAINER_TAGS = frozenset(("article", "section", "header", "footer", "ul"))
 _ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcaption"))
 #: a byline line found by how it starts is at most this long
 MAX_BYLINE_LINE = 150
@@ -340,6 +342,8 @@ def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> Ma
     if body is None:
         return MarkedLines()
     for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
+        if el.tag in _CONTAINER_TAGS:
+            continue
         get = el.get
         cls, ident, prop = get("class"), get("id"), get("itemprop")
         rel = get("rel")
