@@ -208,6 +208,13 @@ def test_a_products_reviews_are_not_the_page_article():
     assert (found.published, found.authors) == (None, ())
 
 
+def test_a_link_to_the_authors_page_is_the_byline():
+    body = ('<h1>Bridge under water</h1><div><a href="/topics/floods">Floods</a> '
+            '<a href="https://news.example/author/jane-doe/">Jane Doe</a></div>')
+    assert read(page("", body), url=None).authors == ("Jane Doe",)
+    assert read(page("", '<h1>Bridge under water</h1><div><a href="/jane-doe">Jane Doe</a></div>'), url=None).authors == ()
+
+
 def test_a_byline_far_from_the_headline_is_found_by_its_mark():
     filler = "".join(f"<p>{PARAGRAPH}</p>" for _ in range(130))
     body = f'<h1>Bridge under water</h1>{filler}<div class="post-author"><a>Jane Doe</a></div>'

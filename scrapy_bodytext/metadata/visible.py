@@ -45,6 +45,9 @@ _ELSEWHERE_RE = re.compile(
 #: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
 _BYLINE_START_RE = re.compile(r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
                               r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者|记者)(?:\s*[:：]|\s+|$)")
+#: the path of a link to an author's page ("/author/jane-doe/", "/autoren/max-muster")
+_AUTHOR_HREF_RE = re.compile(r"/(?:authors?|autor(?:en|in)?|auteurs?|autori?|journalists?|journalist(?:in|en)|"
+                             r"redakteur(?:in)?|columnists?|contributors?|writers?|staff)/[^/?#]+/?(?:[?#]|$)")
 #: attributes that mark what an element holds
 _MARKING = frozenset(("class", "id", "itemprop", "rel"))
 #: first letters of those starts (a cheap test before the pattern)
@@ -175,7 +178,12 @@ class Neighbourhood:
                     self.bylines.append((el, shown))
                 continue
             names = el.keys()
-            if not names or _MARKING.isdisjoint(names):
+            if not names:
+                continue
+            if el.tag == "a" and _AUTHOR_HREF_RE.search((el.get("href") or "")[:300].lower()):
+                self.bylines.append((el, None))  # a link to the author's page
+                continue
+            if _MARKING.isdisjoint(names):
                 continue
             get = el.get
             cls, ident, prop = get("class"), get("id"), get("itemprop")
