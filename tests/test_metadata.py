@@ -189,7 +189,8 @@ def test_json_ld_graph_with_several_entities():
         {"@type": "WebSite", "@id": "https://news.example/#site", "name": "Valley Post"},
         {"@type": "BlogPosting", "headline": "An older story", "datePublished": "2024-01-09",
          "author": {"@type": "Person", "name": "Other Writer"}},
-        {"@type": "WebPage", "@id": "https://news.example/bridge", "mainEntity": {"@id": "https://news.example/bridge#article"}},
+        {"@type": "WebPage", "@id": "https://news.example/bridge",
+         "mainEntity": {"@id": "https://news.example/bridge#article"}},
         {"@type": "NewsArticle", "@id": "https://news.example/bridge#article", "headline": "Bridge under water",
          "datePublished": "2025-03-03T08:00:00+01:00", "author": {"@type": "Person", "name": "Jane Doe"}},
         {"@type": "ItemList", "itemListElement": [
@@ -212,7 +213,8 @@ def test_a_link_to_the_authors_page_is_the_byline():
     body = ('<h1>Bridge under water</h1><div><a href="/topics/floods">Floods</a> '
             '<a href="https://news.example/author/jane-doe/">Jane Doe</a></div>')
     assert read(page("", body), url=None).authors == ("Jane Doe",)
-    assert read(page("", '<h1>Bridge under water</h1><div><a href="/jane-doe">Jane Doe</a></div>'), url=None).authors == ()
+    plain = '<h1>Bridge under water</h1><div><a href="/jane-doe">Jane Doe</a></div>'
+    assert read(page("", plain), url=None).authors == ()
 
 
 def test_a_byline_far_from_the_headline_is_found_by_its_mark():

@@ -135,9 +135,13 @@ def main_object(found: list[dict], parts: set[int] = frozenset()) -> dict | None
     of another thing (``parts``, see ``objects``: a product's reviews are not the page's article),
     one that a page object names as its ``mainEntity`` (by ``@id``) first, then one with a headline
     or a publication date, then the first; else a page object with a date."""
-    named = {entity.get("@id") for obj in found if PAGE_TYPES.intersection(types_of(obj))
-             for entity in (obj.get("mainEntity") if isinstance(obj.get("mainEntity"), list) else [obj.get("mainEntity")])
-             if isinstance(entity, dict) and isinstance(entity.get("@id"), str)}
+    named = set()
+    for obj in found:
+        if PAGE_TYPES.intersection(types_of(obj)):
+            entities = obj.get("mainEntity")
+            for entity in entities if isinstance(entities, list) else [entities]:
+                if isinstance(entity, dict) and isinstance(entity.get("@id"), str):
+                    named.add(entity["@id"])
     best, best_key = None, None
     for position, obj in enumerate(found):
         rank = article_rank(obj)

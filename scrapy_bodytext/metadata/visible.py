@@ -294,7 +294,9 @@ def in_dated_list(el, lang: str | None, article: frozenset = frozenset()) -> boo
 
 def _dated(item, lang: str | None) -> bool:
     """Whether a list item shows a date (a ``<time>`` or a date in its first words)."""
-    return next(item.iter("time"), None) is not None or parse_date(text_of(item, MAX_DATE_LINE * 2), lang=lang) is not None
+    if next(item.iter("time"), None) is not None:
+        return True
+    return parse_date(text_of(item, MAX_DATE_LINE * 2), lang=lang) is not None
 
 
 def _date_with_label(text: str) -> bool:
