@@ -140,6 +140,91 @@ def test_publisher_credited_as_author_gives_way_to_the_byline():
     assert read(page(head, "<h1>Headline</h1>")).authors == ("The Valley Post",)
 
 
+def test_a_comment_dated_later_is_not_the_article_date():
+    body = ('<div class="post"><h1>Bridge under water</h1><p class="byline">By Jane Doe</p>'
+            '<span>March 3, 2025</span></div><p>' + PARAGRAPH * 3 + '</p>'
+            '<ol class="comment-list"><li><time datetime="2025-03-09T10:00">9 March</time> Troll Person</li>'
+            '<li><time datetime="2025-03-10T11:00">10 March</time> Other Person</li></ol>')
+    found = read(page("", body), url="https://news.example/bridge")
+    assert found.published == "2025-03-03"
+    assert found.authors == ("Jane Doe",)
+
+
+def test_dates_of_a_list_of_stories_are_not_the_article_date():
+    stories = "".join(f'<li><a href="/s{d}">Story {d}</a> <time datetime="2025-04-{d:02d}">{d} April</time></li>'
+                      for d in (10, 11, 12))
+    body = f'<h1>Bridge under water</h1><ul>{stories}</ul><p class="date">Published 1 April 2025</p>'
+    assert read(page("", body), url="https://news.example/bridge").published == "2025-04-01"
+    related = ('<h1>Bridge under water</h1><aside class="related"><time datetime="2025-04-12">12 April</time></aside>'
+               '<p>' + PARAGRAPH + '</p>')
+    assert read(page("", related), url="https://news.example/bridge").published is None
+
+
+def test_update_dates_are_told_apart_by_their_label():
+    body = ('<h1>Bridge under water</h1><div class="meta"><span>Published on Apr 1, 2025</span>'
+            '<span>Updated on May 4, 2025</span></div>')
+    found = read(page("", body), url="https://news.example/bridge")
+    assert (found.published, found.modified) == ("2025-04-01", "2025-05-04")
+    only_update = '<h1>Bridge under water</h1><p><b>Last updated:</b> 4 May 2025</p>'
+    found = read(page("", only_update), url="https://news.example/bridge")
+    assert (found.published, found.modified) == ("2025-05-04", "2025-05-04")  # the date of the version shown
+
+
+def test_the_headline_containers_hold_the_article_whatever_their_class():
+    body = ('<div class="layout-with-sidebar widget-area"><h1>Bridge under water</h1>'
+            '<div class="author-info"><span class="author-name">Jane Doe</span>'
+            '<span class="published-date">July 3, 2025</span></div></div>')
+    found = read(page("", body), url="https://news.example/bridge")
+    assert (found.published, found.authors) == ("2025-07-03", ("Jane Doe",))
+
+
+def test_a_caption_that_mentions_a_date_is_not_the_date_line():
+    body = ('<h1>Bridge under water</h1><p>Soldiers crossing the old bridge near the river, 24. April 2023</p>'
+            '<p><strong>28.04.2023</strong></p>')
+    assert read(page("", body, lang="de"), url="https://news.example/bridge").published == "2023-04-28"
+
+
+def test_json_ld_graph_with_several_entities():
+    graph = {"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "@id": "https://news.example/#site", "name": "Valley Post"},
+        {"@type": "BlogPosting", "headline": "An older story", "datePublished": "2024-01-09",
+         "author": {"@type": "Person", "name": "Other Writer"}},
+        {"@type": "WebPage", "@id": "https://news.example/bridge",
+         "mainEntity": {"@id": "https://news.example/bridge#article"}},
+        {"@type": "NewsArticle", "@id": "https://news.example/bridge#article", "headline": "Bridge under water",
+         "datePublished": "2025-03-03T08:00:00+01:00", "author": {"@type": "Person", "name": "Jane Doe"}},
+        {"@type": "ItemList", "itemListElement": [
+            {"@type": "ListItem", "item": {"@type": "Article", "headline": "Related", "datePublished": "2025-03-20"}}]},
+    ]}
+    found = read(page(ld(graph)), url="https://news.example/bridge")
+    assert (found.title, found.published, found.authors) == (
+        "Bridge under water", "2025-03-03T08:00:00+01:00", ("Jane Doe",))
+
+
+def test_a_products_reviews_are_not_the_page_article():
+    product = {"@type": "Product", "name": "Kettle", "review": [
+        {"@type": "Review", "datePublished": "2025-02-01", "author": {"@type": "Person", "name": "Ann Buyer"}},
+        {"@type": "Review", "datePublished": "2025-01-11", "author": {"@type": "Person", "name": "Bob Buyer"}}]}
+    found = read(page(ld(product), "<h1>Kettle</h1>"), url="https://shop.example/kettle")
+    assert (found.published, found.authors) == (None, ())
+
+
+def test_a_link_to_the_authors_page_is_the_byline():
+    body = ('<h1>Bridge under water</h1><div><a href="/topics/floods">Floods</a> '
+            '<a href="https://news.example/author/jane-doe/">Jane Doe</a></div>')
+    assert read(page("", body), url=None).authors == ("Jane Doe",)
+    plain = '<h1>Bridge under water</h1><div><a href="/jane-doe">Jane Doe</a></div>'
+    assert read(page("", plain), url=None).authors == ()
+
+
+def test_a_byline_far_from_the_headline_is_found_by_its_mark():
+    filler = "".join(f"<p>{PARAGRAPH}</p>" for _ in range(130))
+    body = f'<h1>Bridge under water</h1>{filler}<div class="post-author"><a>Jane Doe</a></div>'
+    assert read(page("", body), url=None).authors == ("Jane Doe",)
+    teaser = f'<h1>Bridge under water</h1>{filler}<article class="post author-jdoe"><a>Flood Warning</a></article>'
+    assert read(page("", teaser), url=None).authors == ()  # a container's class, not a byline
+
+
 def test_absent_values_are_empty_never_guessed():
     found = read("<html><body><p>Just a paragraph of text with no title at all.</p></body></html>",
                  url="https://example.org/about")
@@ -184,6 +269,17 @@ def test_json_ld_name_when_its_headline_is_a_summary():
     ("Bradley M. Kuhn (http://ebb.org/bkuhn/)", ["Bradley M. Kuhn"]),
     ("par Jean Dupont (avec Marie Curie et Paul Langevin)", ["Jean Dupont", "Marie Curie", "Paul Langevin"]),
     ("신현주 기자", ["신현주"]),
+    ("By Jane Doe and John Roe, Staff Writers", ["Jane Doe", "John Roe"]),
+    ("Par Jean Dupont et Marie Curie", ["Jean Dupont", "Marie Curie"]),
+    ("Por Juan Pérez y María López", ["Juan Pérez", "María López"]),
+    ("Jane Doe, Senior Editor", ["Jane Doe"]),
+    ("By Jane Doe, Senior Editor at The Valley Post", ["Jane Doe"]),
+    ("Chief Correspondent John Roe", ["John Roe"]),
+    ("Jane Doe | Updated March 3, 2025", ["Jane Doe"]),
+    ("By Jane Doe Updated 3 hours ago", ["Jane Doe"]),
+    ("Jane Doe ⋅ Founder, Editor-in-Chief", ["Jane Doe"]),
+    ("By the Valley Team", ["Valley Team"]),  # a team credited as the author stays whole
+    ("Contributors to Wikimedia projects", ["Contributors to Wikimedia projects"]),  # declared: an organisation
     ("@janedoe https://twitter.com/janedoe", []),
     ("jdoe42", []),
 ])
@@ -196,6 +292,14 @@ def test_shown_bylines_are_read_strictly():
     assert split_names("By Jane Doe Staff Writer", strict=True) == ["Jane Doe"]
     assert split_names("FOCUS online") == ["FOCUS online"]  # a declared organisation
     assert split_names("FOCUS online", strict=True) == []
+    assert split_names("Posted by Jane Doe on March 3, 2025", strict=True) == ["Jane Doe"]
+    assert split_names("Matt Check, Head Winemaker", strict=True) == ["Matt Check"]
+    assert split_names("Senior Reporter", strict=True) == []
+    assert split_names("Tim Twentyman\nSenior Writer\nFollow Tim on Twitter", strict=True) == ["Tim Twentyman"]
+    assert split_names("More From", strict=True) == []
+    assert split_names("Holiday Edition (Red", strict=True) == []  # a name's words are letters
+    assert split_names("Richard (R.J.) Eskow, Jean-Pierre O’Brien", strict=True) == [
+        "Richard (R.J.) Eskow", "Jean-Pierre O’Brien"]
 
 
 @pytest.mark.parametrize(("text", "lang", "expected"), [
@@ -320,9 +424,18 @@ def our_guess(labelled_page) -> MetadataGuess:
 
 #: per field, the score on the labelled dev article pages must stay at or above (measured minus 0.02;
 #: re-measure with ``scrapy-bodytext evaluate ../shared/corpus/dev --metadata``)
-FLOORS = {"title exact": 0.79, "authors set-F1": 0.86, "byline token-F1": 0.76, "published day": 0.96,
+FLOORS = {"title exact": 0.75, "authors set-F1": 0.86, "byline token-F1": 0.70, "published day": 0.87,
           "site name exact": 0.92, "language": 0.98, "canonical URL": 0.86, "tags set-F1": 0.67,
           "description exact": 0.57}
+#: per source (all its labelled pages), what the peers score on the same pages, measured with the same
+#: command on 2026-11-24: htmldate 1.11.0 for the published day, trafilatura 2.3.1 for bylines and authors;
+#: ours must not fall below them on any source
+PEER_FIGURES = {
+    "fundus-tests": {"published day": 0.969, "authors set-F1": 0.806},
+    "mozilla-readability": {"published day": 0.939, "byline token-F1": 0.677},
+    "newspaper4k-tests": {"published day": 1.0, "authors set-F1": 0.572},
+    "wcxb-dev": {"published day": 0.790, "byline token-F1": 0.566},
+}
 
 
 @pytest.mark.corpus
@@ -335,6 +448,10 @@ def test_metadata_of_the_labelled_dev_pages(corpus):
     assert {field.column for field in FIELDS} == set(FLOORS)
     low = {column: round(value, 3) for column, value in measured.items() if value < FLOORS[column]}
     assert not low, f"below the floor: {low}"
+    behind = {(source, column): round(figures["by_source"][source]["fields"][column]["score"], 3)
+              for source, peers in PEER_FIGURES.items() for column, peer in peers.items()
+              if figures["by_source"][source]["fields"][column]["score"] < peer - 1e-9}
+    assert not behind, f"behind the peers: {behind}"
 
 
 def test_command_line_json_carries_the_metadata(tmp_path, capsys):

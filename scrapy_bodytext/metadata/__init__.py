@@ -21,7 +21,7 @@ from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, site_names, unescape
-from .visible import Neighbourhood, around, headings, text_of, time_dates
+from .visible import MarkedLines, Neighbourhood, around, headings, marked_lines, marked_time, text_of, time_dates
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
@@ -107,8 +107,9 @@ def read_metadata(root, url: str | None = None, declared: Declared | None = None
         return PageMetadata()
     if declared is None:
         declared = read_declared(root)
-    found = jsonld.objects(declared.scripts)
-    article = jsonld.main_object(found) or {}
+    parts: set[int] = set()
+    found = jsonld.objects(declared.scripts, parts)
+    article = jsonld.main_object(found, parts) or {}
     lang = bcp47(declared.lang) or bcp47(declared.first(*LANGUAGE_KEYS))
     base = urljoin(url or "", declared.base) if declared.base else url
     canonical = _canonical(declared, base)
@@ -119,7 +120,7 @@ def read_metadata(root, url: str | None = None, declared: Declared | None = None
     title = choose_title([jsonld.first_string(article.get("headline"), ()), *declared.all(*TITLE_KEYS)[:6]],
                          declared.title, shown, sites,
                          jsonld.first_string(article.get("name"), ()))
-    page = _Page(root, declared, _headline_element(declared.headings, shown, title))
+    page = _Page(root, declared, _headline_element(declared.headings, shown, title), lang)
     published, modified = _dates(declared, article, page, canonical or url, lang)
     return PageMetadata(
         title=title,
@@ -148,20 +149,29 @@ def _headline_element(elements: list, texts: list[str], title: str):
 
 
 class _Page:
-    """The marked body elements around the headline, sorted on first use (most pages declare
-    enough and never need them)."""
+    """The marked body elements around the headline, and those marked as a byline or date anywhere,
+    each read on first use (most pages declare enough and never need them)."""
 
-    def __init__(self, root, declared: Declared, headline):
+    def __init__(self, root, declared: Declared, headline, lang: str | None):
         self.root = root
         self.declared = declared
         self.headline = headline
+        self.lang = lang
         self._near: Neighbourhood | None = None
+        self._marked: MarkedLines | None = None
+
+    @property
+    def marked(self) -> MarkedLines:
+        """The byline and date line marked as such anywhere in the page (one walk, on first use)."""
+        if self._marked is None:
+            self._marked = marked_lines(self.root.find("body"), self.lang, self.near.article)
+        return self._marked
 
     @property
     def near(self) -> Neighbourhood:
         if self._near is None:
             body = self.root.find("body")
-            self._near = Neighbourhood(around(self.headline, body if body is not None else self.root))
+            self._near = Neighbourhood(around(self.headline, body if body is not None else self.root), self.headline)
         return self._near
 
 
@@ -211,8 +221,11 @@ def _canonical(declared: Declared, base: str | None) -> str | None:
 
 def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
            lang: str | None) -> tuple[str | None, str | None]:
-    """(published, modified): JSON-LD, declared meta (microdata ``<meta itemprop>`` too), ``<time>``
-    (``itemprop`` marked first), the URL, the byline."""
+    """(published, modified), most trusted first: the article's JSON-LD, declared ``<meta>`` (microdata
+    ``<meta itemprop>`` too), a ``<time>`` marked as the publication date, the ``<time>`` next to the
+    headline, the URL, a dated line next to the headline; when nothing of these dates the page, a
+    shown or declared update date (the date of the version shown), any ``<time>`` of the page outside
+    comments and related lists, a line marked as a date anywhere."""
     def first_date(values) -> str | None:
         for value in values:
             found = parse_date(value if isinstance(value, str) else None, lang=lang)
@@ -220,16 +233,27 @@ def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
                 return found
         return None
 
+    def earliest_date(values) -> str | None:
+        """Of a site's own publication dates (``published-date``, ``published-time``), the first: a
+        page republished or rendered later keeps its original date among them."""
+        found = [date for value in values if (date := parse_date(value, lang=lang))]
+        return min(found, key=lambda date: date[:10]) if found else None
+
     published = first_date((article.get("datePublished"),)) or first_date(declared.all(*PUBLISHED_KEYS)[:10])
-    published = published or first_date(
+    published = published or earliest_date(
         [value for key, values in declared.meta.items() if key not in META_KEYS for value in values][:10])
     published = published or first_date((article.get("dateCreated"),))
     modified = first_date((article.get("dateModified"),)) or first_date(declared.all(*MODIFIED_KEYS)[:10])
-    if published is None or modified is None:
-        shown, updated = time_dates(declared.times, lang)
-        published = published or shown
-        modified = modified or updated
-    published = published or date_in_url(url) or page.near.date(lang)
+    if published is None:
+        near = page.near
+        shown = near.dates(lang)
+        anywhere, updated = time_dates(declared.times, lang, near.article)
+        published = (marked_time(declared.times, lang, near.article) or shown.time or date_in_url(url)
+                     or shown.line or shown.updated or anywhere or modified or updated
+                     or page.marked.date)
+        modified = modified or shown.updated or updated
+    elif modified is None:
+        modified = time_dates(declared.times, lang)[1]
     return published, modified
 
 
@@ -248,7 +272,7 @@ def _authors(declared: Declared, article: dict, page: _Page, site: list[str]) ->
                            or [el.get("content") or text_of(el)])
         if shown:
             return shown
-    return near.authors() or names
+    return near.authors() or names or list(page.marked.names)
 
 
 def _person_names(value) -> list[str]:

@@ -28,7 +28,7 @@ _PREFIX_RE = re.compile(
 #: short lower-case particles that start a byline in some languages ("di Mario Rossi")
 _LOWER_PREFIX_RE = re.compile(r"^\s*(?:di|da|de|od|ot|avec|with|mit|con|com|and|und|et|y)\s+(?=[A-ZÀ-Ý])")
 _SPLIT_RE = re.compile(
-    r"\s*(?:[,;|/·•\n\t]|\s[-–—]\s|\s(?:and|und|et|y|e|en|og|och|i|a|és|ve|ja|und|with|mit|avec|con|com|и)\s|&|、|，|／)\s*"
+    r"\s*(?:[,;|/·•⋅∙\n\t]|\s[-–—]\s|\s(?:and|und|et|y|e|en|og|och|i|a|és|ve|ja|und|with|mit|avec|con|com|и)\s|&|、|，|／)\s*"
 )
 #: what follows these is not by the authors: "Written by A Edited by B" names A only
 _OTHER_ROLES_RE = re.compile(
@@ -43,22 +43,44 @@ _PARENS_RE = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 _DIGITS_RE = re.compile(r"\d.*$", re.DOTALL)
 _UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ſΑ-ΩА-Я]")
 _LATIN_RE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ]")
-#: words that make a part a role, a label or a date, not a name (lower case)
-NOT_NAME_WORDS = frozenset("""
+#: words of a role or a desk written before or after a name ("Senior Editor", "Staff Writer",
+#: "Redakteurin"), in lower case
+ROLE_WORDS = frozenset("""
 staff writer writers reporter reporters correspondent correspondents editor editors contributor contributors
 contributing columnist columnists photographer photographers photo photos photography foto fotos video producer
 senior chief political business sports sport science health technology tech deputy associate assistant
-managing executive special national international foreign local news desk team staff guest freelance
+managing executive special national international foreign local news desk team guest freelance
 journalist journalists redakteur redakteurin korrespondent korrespondentin journalistin journaliste
+rédacteur rédactrice redactor redactora periodista giornalista redattore redattrice head director directora
+directeur directrice direktor direktorin manager founder co-founder cofounder ceo cto president expert
+specialist consultant analyst researcher host anchor
+""".split())
+#: words that make a part a role, a label or a date, not a name (lower case)
+NOT_NAME_WORDS = ROLE_WORDS | frozenset("""
 updated update published posted last modified am pm utc gmt est edt pst pdt cet cest bst ago hours hour
 minutes minute min mins read reading time share follow email twitter facebook linkedin instagram more
 view profile all articles stories see comments comment reply print subscribe newsletter opinion analysis
-today yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may
-june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
-by von par por in at on the der die das le la el il lo for für about über sobre
+today yesterday monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun january
+february march april may june july august september october november december jan feb mar apr jun jul aug sep
+sept oct nov dec by von par por in at on of for the der die das le la el il lo für about über sobre
 sign up log login logout register menu search home account my
-ma phd md mba msc bsc rn uhr heure hora ore
+ma phd md mba msc bsc rn dvm vmd dds jd mph cpa cfa uhr heure hora ore
 """.split())
+#: first words of a link or label next to a byline, never of a name ("Follow Jane", "More from", "View all")
+LABEL_WORDS = frozenset("follow more view see read contact email share about all from".split())
+#: a word of a name shown on the page: letters, with inner hyphens, apostrophes and dots ("Jean-Pierre",
+#: "O’Brien", "J.R."), in brackets or not
+_NAME_WORD_RE = re.compile(r"^[^\W\d_]+(?:[-‐'’.][^\W\d_]+)*\.?$")
+#: last words of a desk or team credited as the author ("The Upwork Team", "CNN Staff", "BR24 Redaktion")
+CREDIT_WORDS = frozenset("team staff desk redaktion rédaction redacción redazione redactie équipe equipo".split())
+#: words that join a role to where it is held ("Senior Editor at ...", "Head of Content")
+_CONNECTORS = frozenset("at of for bei für chez presso".split())
+#: labels of a date in a byline ("Jane Doe | Updated 3 hours ago"), replaced by a separator
+_DATE_LABEL_RE = re.compile(
+    r"\b(?:last\s+)?(?:updated|modified|published|posted|aktualisiert|veröffentlicht|publié|mis à jour|publicado|"
+    r"actualizado|pubblicato|aggiornato)\b(?:\s*(?:on|am|le|el|il|:))?(?!\s+(?:by|von|par|por)\b)",
+    re.IGNORECASE,
+)
 #: role words written after names in Korean, Japanese and Chinese bylines
 CJK_ROLES = frozenset(("기자", "특파원", "記者", "特派員", "编辑", "记者", "編集委員", "論説委員"))
 _TRIM = " :-–—|,.;·•*\"'“”‘’«»()[]/"
@@ -73,6 +95,7 @@ def split_names(text: str | None, *, strict: bool = False) -> list[str]:
     text = text[:MAX_BYLINE]
     text = _OTHER_ROLES_RE.sub("", text) or text
     text = remove_dates(text)
+    text = _DATE_LABEL_RE.sub(" | ", text)
     text = _EMAIL_RE.sub(" | ", text)
     text = _URL_RE.sub(" | ", text)
     text = _HANDLE_RE.sub(" | ", text)
@@ -122,23 +145,47 @@ def clean_name(part: str, *, strict: bool = True) -> str | None:
     words = part.split()
     if not words or len(words) > MAX_NAME_WORDS or len(part) > MAX_NAME_CHARS or len(part) < 2:
         return None
-    lowered = [w.casefold().strip(".,") for w in words]
-    if all(w in NOT_NAME_WORDS for w in lowered):
+    lowered = [_word(w) for w in words]
+    if all(w in NOT_NAME_WORDS for w in lowered) or lowered[0] in LABEL_WORDS:
         return None
     while len(words) > 1 and lowered[-1] in CJK_ROLES:  # "신현주 기자" -> "신현주"
         words, lowered = words[:-1], lowered[:-1]
     if _LATIN_RE.search(part) or _UPPER_RE.search(part):
         if not _UPPER_RE.search(part):
             return None  # "jdoe", "admin": a name has a capital letter
-        if strict and any(w[:1].islower() and lw not in PARTICLES for w, lw in zip(words, lowered)):
+        credit = lowered[-1] in CREDIT_WORDS and lowered[-2] not in NOT_NAME_WORDS if len(words) > 1 else False
+        if credit:  # "the Lavazza Team", "EDB Team": a team credited as the author, kept whole
+            if words[0] == "the":
+                words, lowered = words[1:], lowered[1:]
+        elif lowered[0] in ROLE_WORDS and _CONNECTORS.intersection(lowered):
+            return None  # "Senior Editor at The Valley Post", "Head of Content"
+        else:
+            while len(words) > (1 if strict else 2) and lowered[0] in ROLE_WORDS and words[1][:1].isupper():
+                words, lowered = words[1:], lowered[1:]  # "Chief Editor Jane Doe", "Head Winemaker"
+            while len(words) > (1 if strict else 2) and lowered[-1] in NOT_NAME_WORDS:
+                words, lowered = words[:-1], lowered[:-1]  # "Jane Doe Staff Writer", "Jane Doe on" -> "Jane Doe"
+        if strict and any((w[:1].islower() and lw not in PARTICLES) or not _name_word(w)
+                          for w, lw in zip(words, lowered)):
             return None
-        while len(words) > 2 and lowered[-1] in NOT_NAME_WORDS:  # "Jane Doe Staff Writer" -> "Jane Doe"
-            words, lowered = words[:-1], lowered[:-1]
-        if strict and len(words) == 2 and lowered[-1] in NOT_NAME_WORDS and lowered[0] not in NOT_NAME_WORDS:
-            words = words[:1]  # "Jane Reporter"
         if strict and len(words) == 1 and not words[0].isupper():
             return None  # one capitalised word in running text is a noun as often as a name ("AFP" passes)
     return " ".join(words)
+
+
+def _name_word(word: str) -> bool:
+    """Whether a word shown on the page can be part of a name (``_NAME_WORD_RE``, in brackets or not)."""
+    if word.startswith("(") and word.endswith(")"):
+        word = word[1:-1]
+    return _NAME_WORD_RE.match(word.rstrip(",")) is not None
+
+
+def _word(word: str) -> str:
+    """A word as the word lists hold it: lower case; a hyphenated role ("Editor-in-Chief") as its
+    role word."""
+    word = word.casefold().strip(".,")
+    if "-" in word and word not in NOT_NAME_WORDS and all(p in NOT_NAME_WORDS for p in word.split("-")):
+        return next((p for p in word.split("-") if p in ROLE_WORDS), word)
+    return word
 
 
 def names_from(values, *, limit: int = MAX_NAMES) -> list[str]:

@@ -80,23 +80,32 @@ def _concatenated(text: str) -> list[Any]:
     return values
 
 
-def objects(texts: Iterable[str]) -> list[dict]:
+#: properties whose value is the page's own subject, not a part of another thing
+_SUBJECT_KEYS = frozenset(("@graph", "mainEntity", "mainEntityOfPage"))
+
+
+def objects(texts: Iterable[str], parts: set[int] | None = None) -> list[dict]:
     """The typed JSON-LD objects in the script ``texts``: top-level ones, ``@graph`` members and the
     objects they hold up to ``MAX_DEPTH`` levels down (a ``WebPage``'s ``mainEntity``, an
-    ``ItemList``'s items), in document order, at most ``MAX_OBJECTS``."""
+    ``ItemList``'s items), in document order, at most ``MAX_OBJECTS``. ``parts`` (when given)
+    receives the ``id()`` of each object held by another typed object's property other than
+    ``mainEntity``: a product's reviews, a list's items, an article's related articles."""
     found: list[dict] = []
     for block in script_blocks(texts):
-        stack = [(value, 0) for value in reversed(parse_block(block))]
+        stack = [(value, 0, False) for value in reversed(parse_block(block))]
         while stack and len(found) < MAX_OBJECTS:
-            value, depth = stack.pop()
+            value, depth, part = stack.pop()
             if isinstance(value, list):
-                stack.extend((item, depth) for item in reversed(value[:MAX_OBJECTS]))
+                stack.extend((item, depth, part) for item in reversed(value[:MAX_OBJECTS]))
             elif isinstance(value, dict):
-                if "@type" in value:
+                typed = "@type" in value
+                if typed:
                     found.append(value)
+                    if part and parts is not None:
+                        parts.add(id(value))
                 if depth < MAX_DEPTH:
-                    stack.extend((v, depth + 1) for v in reversed(list(value.values()))
-                                 if isinstance(v, (dict, list)))
+                    stack.extend((v, depth + 1, part or (typed and k not in _SUBJECT_KEYS))
+                                 for k, v in reversed(list(value.items())) if isinstance(v, (dict, list)))
     return found
 
 
@@ -121,16 +130,25 @@ def article_rank(obj: dict) -> int | None:
     return min(ranks) if ranks else None
 
 
-def main_object(found: list[dict]) -> dict | None:
-    """The object describing the page's article: the first article-typed object that has a headline
-    or a publication date (the first article-typed one otherwise); else a page object with a date."""
+def main_object(found: list[dict], parts: set[int] = frozenset()) -> dict | None:
+    """The object describing the page's article: of the article-typed objects that are not a part
+    of another thing (``parts``, see ``objects``: a product's reviews are not the page's article),
+    one that a page object names as its ``mainEntity`` (by ``@id``) first, then one with a headline
+    or a publication date, then the first; else a page object with a date."""
+    named = set()
+    for obj in found:
+        if PAGE_TYPES.intersection(types_of(obj)):
+            entities = obj.get("mainEntity")
+            for entity in entities if isinstance(entities, list) else [entities]:
+                if isinstance(entity, dict) and isinstance(entity.get("@id"), str):
+                    named.add(entity["@id"])
     best, best_key = None, None
     for position, obj in enumerate(found):
         rank = article_rank(obj)
-        if rank is None:
+        if rank is None or id(obj) in parts:
             continue
         filled = bool(obj.get("headline") or obj.get("datePublished"))
-        key = (not filled, rank >= _ARTICLE_RANK["VideoObject"], position)
+        key = (obj.get("@id") not in named, not filled, rank >= _ARTICLE_RANK["VideoObject"], position)
         if best_key is None or key < best_key:
             best, best_key = obj, key
     if best is not None:
