@@ -32,11 +32,11 @@ def readability_text(markup: str, url: str | None = None) -> str:
 
     from ..api import load_document
     from ..config import ExtractConfig
-    from ..output.text import render_ranges
+    from ..output.text import render_slots
 
     summary = Document(markup, url=url).summary(html_partial=True)
     doc = load_document(summary, ExtractConfig())
-    return render_ranges(doc, [(0, len(doc.texts))]).strip()
+    return render_slots(doc, range(len(doc.texts))).strip()
 
 
 PEERS: dict[str, Callable[[str, str | None], str]] = {
@@ -46,8 +46,11 @@ PEERS: dict[str, Callable[[str, str | None], str]] = {
 
 
 def run_peer(name: str, body: bytes, charset: str | None = None, url: str | None = None) -> str:
-    """The text peer ``name`` extracts from a page; "" when it finds none or fails."""
+    """The text peer ``name`` extracts from a page; "" when it finds none or fails on the page. A
+    missing module or name is a broken comparison, not a page the peer failed on: it raises."""
     try:
         return PEERS[name](page_text(body, charset), url)
-    except Exception:  # noqa: BLE001 - a peer's crash is an empty result, not the end of a comparison
+    except (ImportError, NameError):
+        raise
+    except Exception:  # noqa: BLE001 - a peer's crash on one page is an empty result, not the end of a comparison
         return ""
