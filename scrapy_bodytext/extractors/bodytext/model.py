@@ -6,7 +6,7 @@ The file is written by ``python -m scrapy_bodytext.training`` and holds, by feat
 * ``second_pass``: logistic weights and boosted oblivious trees (each a list of ``[feature,
   threshold]`` questions and ``2**depth`` leaf values) over ``units.FEATURES`` + ``context.FEATURES``;
   the paragraph probability is the mean of the two;
-* ``selection``: the paragraph cut;
+* ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio);
 * ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the Platt scaling of
   that score into the article probability;
 * ``about``: when and on what it was fitted, its settings and its out-of-fold figures.
@@ -121,6 +121,7 @@ class Model:
     cut: float
     relative_cut: float
     about: dict[str, Any]
+    guard: Any = None  # the selection's recall guard (``bodytext.Guard``), None: off
 
     def first_pass(self, rows: np.ndarray) -> np.ndarray:
         return self.first.probabilities(rows)
@@ -147,9 +148,16 @@ def read_model(data: dict[str, Any]) -> Model:
             cut=float(data["selection"]["cut"]),
             relative_cut=float(data["selection"]["relative_cut"]),
             about=dict(data.get("about", {})),
+            guard=_guard(data["selection"].get("guard")),
         )
     except (KeyError, TypeError) as exc:
         raise ModelError(f"model file lacks {exc}") from None
+
+
+def _guard(data: dict[str, Any] | None) -> Any:
+    from . import Guard  # the guard is the selection's idea; read here only
+
+    return Guard(**{key: float(value) for key, value in data.items()}) if data else None
 
 
 @cache
