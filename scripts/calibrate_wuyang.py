@@ -5,7 +5,7 @@ Usage: python scripts/calibrate_wuyang.py [CORPUS_DIR]   (default ../shared/corp
 The article probability is σ(a·(d − θ_d) + b·ln(s/θ_s) − c·ld) over the best block's stop-word density
 d, stop-word count s and link density ld (docs/methods.md#wuyang-decision-and-probability). The
 weights are refitted here by class-balanced logistic regression (no intercept: the thresholds θ_d, θ_s
-stay as they are; the project's one fitter, ``scrapy_bodytext.training.fitting``); paste the printed
+stay as they are; the project's one fitter, ``scrapy_bodytext.extractors.probability.fit_logistic``); paste the printed
 constants into wuyang.LOGISTIC_A/B/C.
 """
 
@@ -17,7 +17,7 @@ from scrapy_bodytext.api import extract
 from scrapy_bodytext.evaluation.calibration import measure, report
 from scrapy_bodytext.evaluation.corpus import load_corpus
 from scrapy_bodytext.extractors.calibration import LogitMap
-from scrapy_bodytext.training.fitting import balanced_weights, fit_logistic
+from scrapy_bodytext.extractors.probability import balanced_weights, fit_logistic
 
 
 def balanced_accuracy(decisions: list[bool], labels: list[bool]) -> float:

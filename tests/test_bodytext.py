@@ -105,7 +105,7 @@ def test_the_model_file_names_exactly_the_features_the_code_computes():
     asked = {name for tree in data["second_pass"]["trees"]["trees"] for name, _ in tree["questions"]}
     assert asked <= set(units.FEATURES) | set(context.FEATURES)
     assert set(data["article"]["weights"]) == set(page.FEATURES)
-    assert len(loaded.second_trees.features) == len(data["second_pass"]["trees"]["trees"]) > 0
+    assert len(loaded.second.trees.features) == len(data["second_pass"]["trees"]["trees"]) > 0
     assert {"date", "corpus_fingerprint", "settings", "out_of_fold"} <= set(data["about"])
 
 

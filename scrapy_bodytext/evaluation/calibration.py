@@ -11,7 +11,6 @@ from typing import Any
 from ..api import extract_with_config
 from ..config import ExtractConfig
 from ..extractors.calibration import LogitMap
-from ..training.fitting import fit_platt
 from .corpus import LabelledPage
 from .report import Outcome, PageScore, Run, run_pages, summarize
 
@@ -66,7 +65,7 @@ def accuracy(m: Measurement, to_probability: LogitMap, threshold: float = 0.5) -
 
 def report(m: Measurement, current: LogitMap) -> tuple[LogitMap, str]:
     """The fitted map and a printable report: F1 per source, accuracy before/after calibration, speed."""
-    fitted = LogitMap(*fit_platt(m.raw, m.labels))
+    fitted = LogitMap.fit(m.raw, m.labels)
     f = m.figures
     lines = [
         f"{m.name}: {f['pages']} pages, {f['pages_per_s']:.1f} pages/s CPU ({f['ms_per_page']:.1f} ms/page), "

@@ -30,6 +30,7 @@ from itertools import accumulate
 from .. import language
 from ..document import VOID_TAGS, Document
 from . import Extraction
+from .probability import sigmoid
 from .regionp import element_region_p
 
 NAME = "wuyang"
@@ -106,7 +107,7 @@ def block_score(n: int, s: int, link_density: float, tag_density: float, has_for
 def article_probability(d: float, s: int, link_density: float, theta_d: float, theta_s: int) -> float:
     """σ(a·(d − θ_d) + b·ln(s/θ_s) − c·ld) with the fitted module constants."""
     z = LOGISTIC_A * (d - theta_d) + LOGISTIC_B * math.log(max(s, 1) / theta_s) - LOGISTIC_C * link_density
-    return 1 / (1 + math.exp(-max(-700.0, min(700.0, z))))
+    return sigmoid(z)
 
 
 def extract(doc: Document, options: Options) -> Extraction:

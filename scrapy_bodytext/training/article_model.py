@@ -10,17 +10,21 @@ pages are calibrated by a map fitted on the other folds).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..extractors.bodytext import page as page_level
+from ..extractors.bodytext.table import Table
 from .dataset import PageData
-from .fitting import fit_platt, sigmoid
+from ..extractors.bodytext.model import Linear
+from ..extractors.probability import Platt
 from .folds import training_indices
-from .paragraph_models import Linear, fit_linear
+from .paragraph_models import fit_linear
 
+#: raw article scores are clipped to [this, 1 - this] before their log-odds are taken
+CALIBRATION_EPSILON = 1e-6
 URL_COLUMNS = np.array([page_level.FEATURES.index(name) for name in page_level.URL_FEATURES])
 
 
@@ -29,6 +33,11 @@ class ArticleSettings:
     article_weight: float = 4.0  # class weight of articles relative to non-articles
     l2: float = 1.0
     threshold: float = 0.5
+
+
+def article_matrix(rows: Sequence[Mapping[str, float]]) -> np.ndarray:
+    """The article rows (name -> value) as a matrix in the order of ``page.FEATURES``."""
+    return Table.of_rows(rows, page_level.FEATURES, "article features").values
 
 
 def without_url(x: np.ndarray) -> np.ndarray:
@@ -44,28 +53,13 @@ def fit_article(x: np.ndarray, y: np.ndarray, settings: ArticleSettings) -> Line
     others = len(labels) - articles
     weights = np.where(labels > 0, settings.article_weight / max(articles, 1), 1.0 / max(others, 1))
     weights *= len(weights) / weights.sum()
-    return fit_linear(both, labels, weights, settings.l2)
+    return fit_linear(both, labels, weights, settings.l2, page_level.FEATURES)
 
 
-def logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(p, 1e-6, 1 - 1e-6)
-    return np.log(p / (1 - p))
-
-
-@dataclass
-class Calibration:
-    """Platt scaling: ``sigmoid(intercept + slope * logit(score))`` (two numbers, monotone, smooth)."""
-
-    intercept: float
-    slope: float
-
-    @classmethod
-    def fit(cls, scores: np.ndarray, labels: np.ndarray) -> Calibration:
-        slope, intercept = fit_platt(scores, labels, balanced=False, epsilon=1e-6)
-        return cls(intercept, slope)
-
-    def apply(self, scores: np.ndarray) -> np.ndarray:
-        return sigmoid(self.intercept + self.slope * logit(scores))
+def fit_calibration(scores: np.ndarray, labels: np.ndarray) -> Platt:
+    """The Platt map of raw article scores to probabilities (not class-balanced: the class weight
+    is the article model's)."""
+    return Platt.fit(scores, labels, balanced=False, epsilon=CALIBRATION_EPSILON)
 
 
 def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: dict[int, np.ndarray],
@@ -77,9 +71,9 @@ def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: di
         test = [k for k, name in enumerate(folds) if name == fold and k in rows]
         if not test:
             continue
-        model = fit_article(np.array([rows[k] for k in train]), np.array([pages[k].is_article for k in train], float),
-                            settings)
-        x = np.array([rows[k] for k in test])
+        model = fit_article(article_matrix([rows[k] for k in train]),
+                            np.array([pages[k].is_article for k in train], float), settings)
+        x = article_matrix([rows[k] for k in test])
         for k, a, b in zip(test, model.predict(x), model.predict(without_url(x))):
             with_url[k], no_url[k] = float(a), float(b)
     return with_url, no_url
@@ -97,7 +91,7 @@ def cross_calibrated(pages: Sequence[PageData], folds: Sequence[str], scores: di
         test = [k for k, name in enumerate(folds) if name == fold and k in scores]
         if not test:
             continue
-        calibration = Calibration.fit(np.array([score for _, score in train]),
+        calibration = fit_calibration(np.array([score for _, score in train]),
                                       np.array([pages[k].is_article for k, _ in train], float))
         for k, value in zip(test, calibration.apply(np.array([scores[k] for k in test]))):
             calibrated[k] = float(value)

@@ -33,11 +33,12 @@ import numpy as np
 from ..evaluation.metrics import ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, token_f1
 from ..extractors.bodytext import Guard, select
 from ..extractors.bodytext import page as page_level
-from ..extractors.bodytext.model import MODEL_FILE, read_model
+from ..extractors.bodytext.model import MODEL_FILE, Model, write_model
 from .article_model import (
-    ArticleSettings, Calibration, cross_calibrated, fit_article, out_of_fold_scores, without_url,
+    ArticleSettings, article_matrix, cross_calibrated, fit_article, fit_calibration, out_of_fold_scores,
 )
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
+from .fingerprint import feature_fingerprint
 from .folds import MODES, assign_folds
 from .paragraph_models import (
     ParagraphSettings, ParagraphTable, context_matrix, fit_first, fit_second, out_of_fold, per_page,
@@ -177,7 +178,7 @@ class Scheme:
     settings: ParagraphSettings
     texts: dict[int, str]
     text: dict[str, TextFigures]
-    rows: dict[int, list[float]]
+    rows: dict[int, dict[str, float]]
     article_settings: ArticleSettings
     article: dict
 
@@ -247,7 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     peer_figures = {name: text_figures(pages, found) for name, found in peers.items()}
     report = {
         "corpus": str(args.corpus), "corpus_fingerprint": corpus_fingerprint(args.corpus),
-        "code_fingerprint": code_fingerprint(), "date": datetime.date.today().isoformat(), "folds": args.folds,
+        "code_fingerprint": code_fingerprint(), "feature_fingerprint": feature_fingerprint(),
+        "date": datetime.date.today().isoformat(), "folds": args.folds,
         "settings": asdict(main_scheme.settings), "article_settings": asdict(main_scheme.article_settings),
         "cut_grid": {str(c): round(f, 4) for c, f in main_scheme.cut_grid.items()},
         "guard": asdict(main_scheme.guard),
@@ -274,9 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     if args.write:
-        model = fit_all(pages, table, main_scheme, report)
-        read_model(model)  # the file must load with the code that wrote it
-        MODEL_FILE.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+        write_model(fit_all(pages, table, main_scheme, report))  # read back first: it must load with this code
         log(f"wrote {MODEL_FILE}")
     return 0
 
@@ -332,49 +332,28 @@ def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) ->
     }
 
 
-def fit_all(pages, table, scheme: Scheme, report) -> dict:
-    """Every model fitted on every page (second pass and article model on OOF inputs), as JSON."""
-    from ..extractors.bodytext import context, units
-
+def fit_all(pages, table, scheme: Scheme, report) -> Model:
+    """Every model fitted on every page (second pass and article model on OOF inputs)."""
     settings, article_settings, rows = scheme.settings, scheme.article_settings, scheme.rows
     first_model = fit_first(table.base, table.label, table.weight, settings)
     second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])
     second_model = fit_second(second_x, table.label, table.weight, settings)
     keys = sorted(rows)
-    article_model = fit_article(np.array([rows[k] for k in keys]), np.array([pages[k].is_article for k in keys], float),
-                                article_settings)
+    article_model = fit_article(article_matrix([rows[k] for k in keys]),
+                                np.array([pages[k].is_article for k in keys], float), article_settings)
     raw = scheme.article["raw"]
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
-    calibration = Calibration.fit(np.array([s for _, s in pooled]), np.array([pages[k].is_article for k, _ in pooled], float))
-    second_names = (*units.FEATURES, *context.FEATURES)
-    linear = lambda model, names: {  # noqa: E731
-        "intercept": round(float(model.intercept), 6),
-        "weights": {name: round(float(w), 6) for name, w in zip(names, model.weights)},
-    }
-    trees = second_model.trees
-    return {
-        "about": {key: report[key] for key in ("date", "corpus", "corpus_fingerprint", "code_fingerprint", "folds",
-                                              "settings", "article_settings", "cut_grid")}
-        | {"out_of_fold": {mode: {"text": figures["text"]["all"], "sources": figures["text"],
-                                  "judgement": figures["judgement"]}
-                           for mode, figures in report["schemes"].items()},
-           "peers_out_of_fold": report["peers"], "guard_grid": report["guard_grid"]},
-        "selection": {"cut": settings.cut, "relative_cut": settings.relative_cut, "guard": asdict(scheme.guard)},
-        "first_pass": linear(first_model, units.FEATURES),
-        "second_pass": {
-            "linear": linear(second_model.linear, second_names),
-            "trees": {
-                "base": round(float(trees.base), 6),
-                "trees": [
-                    {"questions": [[second_names[f], float(t)] for f, t in zip(fs, ts)],
-                     "leaves": [round(float(v), 6) for v in leaves]}
-                    for fs, ts, leaves in zip(trees.features.tolist(), trees.thresholds.tolist(), trees.leaves.tolist())
-                ],
-            },
-        },
-        "article": linear(article_model, page_level.FEATURES),
-        "calibration": {"intercept": round(calibration.intercept, 6), "slope": round(calibration.slope, 6)},
-    }
+    calibration = fit_calibration(np.array([s for _, s in pooled]),
+                                  np.array([pages[k].is_article for k, _ in pooled], float))
+    about = {key: report[key] for key in ("date", "corpus", "corpus_fingerprint", "code_fingerprint",
+                                          "feature_fingerprint", "folds", "settings", "article_settings", "cut_grid")}
+    about["out_of_fold"] = {mode: {"text": figures["text"]["all"], "sources": figures["text"],
+                                   "judgement": figures["judgement"]}
+                            for mode, figures in report["schemes"].items()}
+    about["peers_out_of_fold"] = report["peers"]
+    about["guard_grid"] = report["guard_grid"]
+    return Model(first_model, second_model, article_model, calibration, settings.cut, settings.relative_cut, about,
+                 scheme.guard)
 
 
 def print_ablation(pages, scheme: Scheme) -> None:
@@ -386,8 +365,8 @@ def print_ablation(pages, scheme: Scheme) -> None:
     print()
     print("| left out | with URL | without URL | ROC AUC |")
     print("|---|---|---|---|")
-    for column, name in [(-1, "(none)"), *enumerate(page_level.FEATURES)]:
-        rows = {k: [0.0 if c == column else v for c, v in enumerate(row)] for k, row in scheme.rows.items()}
+    for name in ("(none)", *page_level.FEATURES):
+        rows = {k: row | {name: 0.0} if name in row else row for k, row in scheme.rows.items()}
         _, figures = choose_article_weight(pages, scheme.folds, rows, scheme.texts,
                                            (scheme.article_settings.article_weight,))
         cells = [f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"

@@ -47,7 +47,7 @@ class PageData:
     is_article: bool
     gold: str
     paras: units.Paragraphs | None  # None: the page was skipped (empty, not HTML, ...)
-    evidence: list[float]  # page-level evidence (``page.PAGE_FEATURES`` + ``page.URL_FEATURES``)
+    evidence: dict[str, float]  # page-level evidence by name (``page.PAGE_FEATURES`` + ``page.URL_FEATURES``)
     texts: list[str]  # each paragraph rendered on one line
     labels: list[float]  # share of each paragraph's tokens aligned to the gold text
 
@@ -86,7 +86,7 @@ def page_site(page: LabelledPage, text: str) -> str:
 def build_page(page: LabelledPage, config: ExtractConfig) -> PageData:
     text = decode(page.body, encoding=page.charset)[0]
     data = PageData(page.id, page.source, page_site(page, text), page.url, page.is_article, page.gold_text,
-                    None, [], [], [])
+                    None, {}, [], [])
     try:
         doc = load_document(page.body, config, url=page.url, encoding=page.charset)
     except LimitExceeded:

@@ -1,7 +1,7 @@
-"""The fitters every model of the project is made with (numpy, offline).
+"""The fitters of the default method's models (numpy, offline).
 
-* ``fit_logistic``: weighted, L2-regularised logistic regression by Newton's method (the bias is not
-  regularised); ``fit_platt`` uses it to map a method's raw score to a probability.
+* ``fit_logistic`` (in ``scrapy_bodytext.extractors.probability``, beside the Platt map it fits):
+  weighted, L2-regularised logistic regression by Newton's method (the bias is not regularised).
 * ``fit_trees``: gradient-boosted *oblivious* trees for the log loss: each tree asks the same
   question (feature > threshold) of every row at each of its levels, so a tree of depth d is d
   questions and 2**d leaf values, and the whole model is evaluated with a few array operations
@@ -10,56 +10,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -35, 35)))
-
-
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, l2: float = 1.0, *,
-                 bias: bool = True) -> np.ndarray:
-    """Coefficients of a logistic regression; with ``bias``, column 0 of ``x`` is the bias (all ones)
-    and is not regularised."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    w = np.ones(len(y)) if w is None else np.asarray(w, float)
-    beta = np.zeros(x.shape[1])
-    penalty = np.full(x.shape[1], l2)
-    if bias:
-        penalty[0] = 0.0
-    for _ in range(60):
-        p = sigmoid(x @ beta)
-        gradient = x.T @ (w * (p - y)) + penalty * beta
-        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
-        step = np.linalg.solve(hessian, gradient)
-        beta -= step
-        if np.abs(step).max() < 1e-7:
-            break
-    return beta
-
-
-@dataclass
-class Trees:
-    """Boosted oblivious trees: ``raw(x) = base + sum_t leaves[t, index_t(x)]`` where bit ``k`` of
-    ``index_t(x)`` is ``x[features[t, k]] > thresholds[t, k]``."""
-
-    base: float
-    features: np.ndarray  # (trees, depth) column indices
-    thresholds: np.ndarray  # (trees, depth)
-    leaves: np.ndarray  # (trees, 2**depth)
-
-    def raw(self, x: np.ndarray) -> np.ndarray:
-        if not len(self.features):
-            return np.full(len(x), self.base)
-        depth = self.features.shape[1]
-        bits = x[:, self.features] > self.thresholds  # (rows, trees, depth)
-        index = bits.astype(np.int64) @ (1 << np.arange(depth))
-        return self.base + self.leaves[np.arange(len(self.features)), index].sum(axis=1)
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        return sigmoid(self.raw(x))
+from ..extractors.bodytext.model import Trees
+from ..extractors.probability import logit, sigmoid
 
 
 def quantile_bins(x: np.ndarray, bins: int) -> list[np.ndarray]:
@@ -75,9 +29,10 @@ def quantile_bins(x: np.ndarray, bins: int) -> list[np.ndarray]:
 def fit_trees(
     x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, *, trees: int = 200, depth: int = 4,
     learning_rate: float = 0.1, l2: float = 10.0, bins: int = 32,
-    subsample: float = 1.0, seed: int = 0,
+    subsample: float = 1.0, seed: int = 0, names: tuple[str, ...] | None = None,
 ) -> Trees:
-    """Boost ``trees`` oblivious trees of ``depth`` levels on the weighted log loss of ``y`` in [0, 1]."""
+    """Boost ``trees`` oblivious trees of ``depth`` levels on the weighted log loss of ``y`` in [0, 1]
+    (``names``: the features of the columns of ``x``; ``x0``, ``x1``, ... when not given)."""
     rng = np.random.default_rng(seed)
     n, m = x.shape
     w = np.ones(n) if w is None else np.asarray(w, float)
@@ -91,8 +46,7 @@ def fit_trees(
     usable = np.zeros((m, n_bins - 1), bool)
     for j, e in enumerate(edges):
         usable[j, : len(e)] = True
-    mean = np.clip(np.average(y, weights=w), 1e-6, 1 - 1e-6)
-    base = float(np.log(mean / (1 - mean)))
+    base = logit(float(np.average(y, weights=w)), 1e-6)
     raw = np.full(n, base)
     chosen_f, chosen_t, chosen_leaves = [], [], []
     size = 1 << depth
@@ -134,25 +88,13 @@ def fit_trees(
         chosen_leaves.append(values)
         raw += values[full_index]
     return Trees(base, np.array(chosen_f, np.int64).reshape(-1, depth), np.array(chosen_t, float).reshape(-1, depth),
-                 np.array(chosen_leaves, float).reshape(-1, size))
+                 np.array(chosen_leaves, float).reshape(-1, size), column_names(m, names))
 
 
-def balanced_weights(labels: np.ndarray) -> np.ndarray:
-    """Per-row weights that make both classes count as much in all (each class sums to half)."""
-    labels = np.asarray(labels, bool)
-    positives = labels.sum()
-    negatives = len(labels) - positives
-    if not positives or not negatives:
-        raise ValueError("both classes are needed")
-    return np.where(labels, len(labels) / (2 * positives), len(labels) / (2 * negatives))
-
-
-def fit_platt(raw: np.ndarray, labels: np.ndarray, *, balanced: bool = True, epsilon: float = 1e-4) -> tuple[float, float]:
-    """``(slope, intercept)`` of ``p = sigmoid(slope · logit(raw) + intercept)`` by logistic regression,
-    class-balanced by default (p >= 0.5 then means "more likely an article than not" whatever the
-    corpus's mix); a small ridge keeps the fit finite when the classes are separable."""
-    raw = np.clip(np.asarray(raw, float), epsilon, 1 - epsilon)
-    x = np.c_[np.ones(len(raw)), np.log(raw / (1 - raw))]
-    weights = balanced_weights(labels) if balanced else None
-    intercept, slope = fit_logistic(x, labels, weights, l2=1e-3)
-    return float(slope), float(intercept)
+def column_names(columns: int, names: tuple[str, ...] | None) -> tuple[str, ...]:
+    """``names``, checked to name each of the ``columns``, or ``x0``, ``x1``, ... when not given."""
+    if names is None:
+        return tuple(f"x{j}" for j in range(columns))
+    if len(names) != columns:
+        raise ValueError(f"{len(names)} names for {columns} columns")
+    return tuple(names)

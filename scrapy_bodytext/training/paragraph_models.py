@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..extractors.bodytext import context
+from ..extractors.bodytext import context, units
+from ..extractors.bodytext.model import FIRST_FEATURES, SECOND_FEATURES, Linear, SecondPass
+from ..extractors.probability import fit_logistic
 from .dataset import PageData
-from .fitting import Trees, fit_logistic, fit_trees, sigmoid
+from .fitting import column_names, fit_trees
 from .folds import training_indices
 
 
@@ -60,14 +62,14 @@ class ParagraphTable:
             if data.paras is None:
                 continue
             share = 1.0 if data.is_article else settings.non_article_weight
-            for i, row in zip(data.paras.candidates, data.paras.rows):
+            base.append(data.paras.rows.select(units.FEATURES))
+            for i in data.paras.candidates:
                 page.append(k)
                 index.append(i)
-                base.append(row)
                 label.append(data.labels[i])
                 weight.append(math.sqrt(min(data.paras.chars[i], settings.max_weight_chars)) * share)
-        table = cls(np.array(page), np.array(index), np.array(base, float), np.array(label, float),
-                    np.array(weight, float))
+        base_x = np.vstack(base) if base else np.zeros((0, len(units.FEATURES)))
+        table = cls(np.array(page), np.array(index), base_x, np.array(label, float), np.array(weight, float))
         order = np.argsort(table.page, kind="stable")
         bounds = np.searchsorted(table.page[order], np.arange(len(pages) + 1))
         table.page_rows = {k: order[bounds[k]:bounds[k + 1]] for k in range(len(pages)) if bounds[k + 1] > bounds[k]}
@@ -78,39 +80,20 @@ class ParagraphTable:
         return np.concatenate(parts) if parts else np.zeros(0, int)
 
 
-@dataclass
-class Linear:
-    """A fitted logistic model: intercept and one weight per column."""
-
-    intercept: float
-    weights: np.ndarray
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        return sigmoid(self.intercept + x @ self.weights)
-
-
-def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float) -> Linear:
+def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float, names: tuple[str, ...]) -> Linear:
+    """A logistic model of ``y`` on the columns of ``x`` (named ``names``), weighted by ``w``."""
     beta = fit_logistic(np.c_[np.ones(len(x)), x], y, w, l2=l2)
-    return Linear(float(beta[0]), beta[1:])
-
-
-@dataclass
-class SecondPass:
-    linear: Linear
-    trees: Trees
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        return (self.linear.predict(x) + self.trees.predict(x)) / 2
+    return Linear(float(beta[0]), beta[1:], column_names(x.shape[1], names))
 
 
 def fit_first(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> Linear:
-    return fit_linear(x, y, w, settings.first_l2)
+    return fit_linear(x, y, w, settings.first_l2, FIRST_FEATURES)
 
 
 def fit_second(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> SecondPass:
     trees = fit_trees(x, y, w, trees=settings.trees, depth=settings.depth, learning_rate=settings.learning_rate,
-                      l2=settings.tree_l2, subsample=settings.subsample)
-    return SecondPass(fit_linear(x, y, w, settings.second_l2), trees)
+                      l2=settings.tree_l2, subsample=settings.subsample, names=SECOND_FEATURES)
+    return SecondPass(fit_linear(x, y, w, settings.second_l2, SECOND_FEATURES), trees)
 
 
 #: what the fold workers read (inherited when they fork, so the arrays are not copied per fold)
@@ -166,5 +149,5 @@ def context_matrix(pages: Sequence[PageData], table: ParagraphTable, first: list
     rows = np.zeros((len(table.label), len(context.FEATURES)))
     for k, data in enumerate(pages):
         if k in table.page_rows:
-            rows[table.page_rows[k]] = context.context_rows(data.paras, first[k])
+            rows[table.page_rows[k]] = context.context_rows(data.paras, first[k]).select(context.FEATURES)
     return rows

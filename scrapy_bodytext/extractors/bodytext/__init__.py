@@ -25,8 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-import numpy as np
-
 from ...document import Document
 from .. import Extraction
 from . import context, page, units
@@ -70,10 +68,9 @@ def score(doc: Document) -> Scored:
     scores = [0.0] * n
     if paras.candidates:
         doc.check_time()
-        base = np.array(paras.rows, float)
-        for i, value in zip(paras.candidates, model.first_pass(base).tolist()):
+        for i, value in zip(paras.candidates, model.first_pass(paras.rows).tolist()):
             first[i] = value
-        rows = np.hstack([base, np.array(context.context_rows(paras, first), float)])
+        rows = paras.rows.join(context.context_rows(paras, first))
         for i, value in zip(paras.candidates, model.second_pass(rows).tolist()):
             scores[i] = value
     return Scored(paras, first, scores)

@@ -12,17 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .units import FEATURES, Paragraphs
+from .units import Paragraphs
 
 #: comment text with at least this share of link text is a link list, not a comment
 MAX_LINK_SHARE = 0.5
 
-_IN_COMMENTS = FEATURES.index("in_comments")
-_AFTER_HEADER = FEATURES.index("after_comments_header")
-_REPEATS = FEATURES.index("log_record_repeats")
-_IN_FORM = FEATURES.index("in_form")
-_PROMPT = FEATURES.index("prompt")
-_SENTENCES = FEATURES.index("log_sentences")
 #: a comment of prose has at least this many characters and ends a sentence
 PROSE_CHARS = 20
 #: a thread has at least this many paragraphs of prose (one alone is a form's notice)
@@ -37,12 +31,17 @@ def comment_paragraphs(paras: Paragraphs, selected: Sequence[int]) -> list[int]:
     first = min(chosen)
     found = []
     prose = 0
-    for i, row in zip(paras.candidates, paras.rows):
-        if i <= first or i in chosen or i in paras.furniture or row[_IN_FORM] or row[_PROMPT]:
+    column = paras.rows.column
+    in_form, prompt, in_comments, after_header, repeats, sentences = (
+        column(name).tolist()
+        for name in ("in_form", "prompt", "in_comments", "after_comments_header", "log_record_repeats", "log_sentences")
+    )
+    for k, i in enumerate(paras.candidates):
+        if i <= first or i in chosen or i in paras.furniture or in_form[k] or prompt[k]:
             continue
         if paras.link_chars[i] > MAX_LINK_SHARE * max(paras.chars[i], 1):
             continue
-        if row[_IN_COMMENTS] or (row[_AFTER_HEADER] and row[_REPEATS]):
+        if in_comments[k] or (after_header[k] and repeats[k]):
             found.append(i)
-            prose += paras.chars[i] >= PROSE_CHARS and row[_SENTENCES] > 0
+            prose += paras.chars[i] >= PROSE_CHARS and sentences[k] > 0
     return found if prose >= PROSE_PARAGRAPHS else []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from itertools import accumulate
 
+from .table import Table
 from .units import Paragraphs
 
 FEATURES = (
@@ -56,9 +57,9 @@ def smallest_region(paras: Paragraphs, prefix: list[float], share: float) -> tup
     return best
 
 
-def context_rows(paras: Paragraphs, first: list[float]) -> list[list[float]]:
-    """One row of ``FEATURES`` per candidate of ``paras``, given first-pass probabilities ``first``
-    (one per paragraph, 0 for paragraphs that are not candidates)."""
+def context_rows(paras: Paragraphs, first: list[float]) -> Table:
+    """The ``FEATURES`` table of the candidates of ``paras`` (one row each), given first-pass
+    probabilities ``first`` (one per paragraph, 0 for paragraphs that are not candidates)."""
     chars = paras.chars
     n = len(chars)
     good = [p * c for p, c in zip(first, chars)]
@@ -81,8 +82,10 @@ def context_rows(paras: Paragraphs, first: list[float]) -> list[list[float]]:
     total_prose = prose_prefix[-1] or 1.0
     core_lo, core_hi = smallest_region(paras, prose_prefix, PROSE_CORE_SHARE)
 
-    rows = []
-    for i, chain, record in zip(paras.candidates, paras.chains, paras.records):
+    candidates = paras.candidates
+    prev_score, next_score, prev_max3, next_max3, sandwich = [], [], [], [], []
+    parent_good, grandparent_good, parent_log_good, record_good = [], [], [], []
+    for i, chain, record in zip(candidates, paras.chains, paras.records):
         before = first[max(0, i - 3):i]
         after = first[i + 1:i + 4]
         prev_max = max(before, default=0.0)
@@ -97,28 +100,39 @@ def context_rows(paras: Paragraphs, first: list[float]) -> list[list[float]]:
         parent_lo, parent_hi = chain[0] if chain else (0, n)
         record_lo, record_hi = record
         record_chars = char_prefix[record_hi] - char_prefix[record_lo] - own_chars
-        distance = run_lo - i if i < run_lo else i - run_hi + 1 if i >= run_hi else 0
-        rows.append([
-            first[i],
-            before[-1] if before else 0.0,
-            after[0] if after else 0.0,
-            prev_max,
-            next_max,
-            min(prev_max, next_max),
-            shares[0],
-            shares[1],
-            math.log1p(good_prefix[parent_hi] - good_prefix[parent_lo] - own_good),
-            1.0 if container_lo <= i < container_hi else 0.0,
-            container_share,
-            1.0 if run_lo <= i < run_hi else 0.0,
-            math.log1p(distance),
-            good_prefix[i] / total_good,
-            (good_prefix[-1] - good_prefix[i + 1]) / total_good,
-            (good_prefix[record_hi] - good_prefix[record_lo] - own_good) / record_chars if record_chars > 0 else first[i],
-            1.0 if core_lo <= i < core_hi else 0.0,
-            (prose_prefix[chain[1][1]] - prose_prefix[chain[1][0]]) / total_prose if len(chain) > 1 else 0.0,
-        ])
-    return rows
+        prev_score.append(before[-1] if before else 0.0)
+        next_score.append(after[0] if after else 0.0)
+        prev_max3.append(prev_max)
+        next_max3.append(next_max)
+        sandwich.append(min(prev_max, next_max))
+        parent_good.append(shares[0])
+        grandparent_good.append(shares[1])
+        parent_log_good.append(math.log1p(good_prefix[parent_hi] - good_prefix[parent_lo] - own_good))
+        record_good.append((good_prefix[record_hi] - good_prefix[record_lo] - own_good) / record_chars
+                           if record_chars > 0 else first[i])
+    columns = {
+        "first_pass": [first[i] for i in candidates],
+        "prev_score": prev_score,
+        "next_score": next_score,
+        "prev_max3": prev_max3,
+        "next_max3": next_max3,
+        "sandwich": sandwich,
+        "parent_good": parent_good,
+        "grandparent_good": grandparent_good,
+        "parent_log_good": parent_log_good,
+        "in_best_container": [container_lo <= i < container_hi for i in candidates],
+        "best_container_share": [container_share] * len(candidates),
+        "in_best_run": [run_lo <= i < run_hi for i in candidates],
+        "run_distance": [math.log1p(run_lo - i if i < run_lo else i - run_hi + 1 if i >= run_hi else 0)
+                         for i in candidates],
+        "good_before_share": [good_prefix[i] / total_good for i in candidates],
+        "good_after_share": [(good_prefix[-1] - good_prefix[i + 1]) / total_good for i in candidates],
+        "record_good": record_good,
+        "in_prose_core": [core_lo <= i < core_hi for i in candidates],
+        "region_prose_share": [(prose_prefix[chain[1][1]] - prose_prefix[chain[1][0]]) / total_prose
+                               if len(chain) > 1 else 0.0 for chain in paras.chains],
+    }
+    return Table.of(columns, FEATURES, len(candidates), "context features")
 
 
 def _best_run(gain: list[float]) -> tuple[int, int]:

@@ -1,6 +1,8 @@
-"""The fitted model of the default method, read once from ``model.json``.
+"""The model of the default method and its file format, ``model.json``: the one owner of both.
 
-The file is written by ``python -m scrapy_bodytext.training`` and holds, by feature name:
+The training harness (``python -m scrapy_bodytext.training``) fits these very classes and writes
+them with ``to_json``; the method reads them back with ``from_json``. The file holds, by feature
+name:
 
 * ``first_pass``: logistic weights over ``units.FEATURES``;
 * ``second_pass``: logistic weights and boosted oblivious trees (each a list of ``[feature,
@@ -9,24 +11,29 @@ The file is written by ``python -m scrapy_bodytext.training`` and holds, by feat
 * ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio);
 * ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the Platt scaling of
   that score into the article probability;
-* ``about``: when and on what it was fitted, its settings and its out-of-fold figures.
+* ``about``: when and on what it was fitted, its settings, its out-of-fold figures, and the
+  fingerprints of the corpus, of the source and of the features' values (``feature_fingerprint``,
+  checked by the tests against the code: ``scrapy_bodytext.training.fingerprint``).
 
 Names are checked against the features the code computes when the file is read, so a model and a
-feature set that disagree fail loudly rather than score silently wrong.
+feature set that disagree fail loudly rather than score silently wrong; each part keeps its own
+order of names and reads its columns from a feature ``Table`` by name.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
+from ..probability import Platt, sigmoid
 from . import context, page, units
+from .table import ModelError, Table, differences
 
 MODEL_FILE = Path(__file__).with_name("model.json")
 FIRST_FEATURES = units.FEATURES
@@ -34,124 +41,177 @@ SECOND_FEATURES = (*units.FEATURES, *context.FEATURES)
 ARTICLE_FEATURES = page.FEATURES
 
 
-class ModelError(ValueError):
-    """The model file does not fit the code (missing or unknown feature names, bad shape)."""
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -35.0, 35.0)))
-
-
-def _ordered(weights: dict[str, float], names: tuple[str, ...], part: str) -> np.ndarray:
-    if set(weights) != set(names):
-        missing, unknown = sorted(set(names) - set(weights)), sorted(set(weights) - set(names))
-        raise ModelError(f"{part}: the model's features differ from the code's (missing {missing}, unknown {unknown})")
-    return np.array([weights[name] for name in names], float)
-
-
 @dataclass(frozen=True)
 class Linear:
-    """Logistic model: ``sigmoid(intercept + x · weights)``."""
+    """Logistic model: ``sigmoid(intercept + x · weights)``, one weight per feature of ``names``."""
 
     intercept: float
     weights: np.ndarray
+    names: tuple[str, ...]
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """Probabilities of the rows of ``x`` (columns in the order of ``names``)."""
+        return sigmoid(self.intercept + x @ self.weights)
+
+    def probabilities(self, rows: Table) -> np.ndarray:
+        return self.predict(rows.select(self.names))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"intercept": float(self.intercept),
+                "weights": {name: float(w) for name, w in zip(self.names, self.weights.tolist())}}
 
     @classmethod
-    def read(cls, data: dict[str, Any], names: tuple[str, ...], part: str) -> Linear:
-        return cls(float(data["intercept"]), _ordered(data["weights"], names, part))
-
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        return _sigmoid(self.intercept + x @ self.weights)
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        weights = data["weights"]
+        return cls(float(data["intercept"]), np.array([float(w) for w in weights.values()], float), tuple(weights))
 
 
 @dataclass(frozen=True)
 class Trees:
-    """Boosted oblivious trees: bit ``k`` of a row's leaf in tree ``t`` answers question ``k``."""
+    """Boosted oblivious trees: ``raw(x) = base + sum_t leaves[t, index_t(x)]`` where bit ``k`` of
+    ``index_t(x)`` answers question ``k`` of tree ``t``: ``x[features[t, k]] > thresholds[t, k]``."""
 
     base: float
-    features: np.ndarray  # (trees, depth) column indices
+    features: np.ndarray  # (trees, depth) column indices into ``names``
     thresholds: np.ndarray  # (trees, depth)
     leaves: np.ndarray  # (trees, 2**depth)
+    names: tuple[str, ...]
+
+    def raw(self, x: np.ndarray) -> np.ndarray:
+        if not len(self.features):
+            return np.full(len(x), self.base)
+        bits = (x[:, self.features] > self.thresholds).astype(np.int64)  # (rows, trees, depth)
+        index = bits @ (1 << np.arange(self.features.shape[1], dtype=np.int64))
+        return self.base + self.leaves[np.arange(len(self.features)), index].sum(axis=1)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """Probabilities of the rows of ``x`` (columns in the order of ``names``)."""
+        return sigmoid(self.raw(x))
+
+    def probabilities(self, rows: Table) -> np.ndarray:
+        return self.predict(rows.select(self.names))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": float(self.base),
+            "trees": [
+                {"questions": [[self.names[f], float(t)] for f, t in zip(fs, ts)], "leaves": [float(v) for v in leaves]}
+                for fs, ts, leaves in zip(self.features.tolist(), self.thresholds.tolist(), self.leaves.tolist())
+            ],
+        }
 
     @classmethod
-    def read(cls, data: dict[str, Any], names: tuple[str, ...], part: str) -> Trees:
+    def from_json(cls, data: dict[str, Any], names: tuple[str, ...], part: str = "trees") -> Self:
         column = {name: index for index, name in enumerate(names)}
         features, thresholds, leaves = [], [], []
         for tree in data["trees"]:
             try:
                 features.append([column[name] for name, _ in tree["questions"]])
             except KeyError as exc:
-                raise ModelError(f"{part}: a tree asks about {exc.args[0]!r}, which the code does not compute") from None
+                message = f"{part}: a tree asks about {exc.args[0]!r}, which the code does not compute"
+                raise ModelError(message) from None
             thresholds.append([float(value) for _, value in tree["questions"]])
             leaves.append([float(value) for value in tree["leaves"]])
         depth = len(features[0]) if features else 0
         if any(len(f) != depth for f in features) or any(len(v) != 1 << depth for v in leaves):
             raise ModelError(f"{part}: trees of unequal depth or with the wrong number of leaves")
         return cls(float(data["base"]), np.array(features, np.int64).reshape(-1, depth),
-                   np.array(thresholds, float).reshape(-1, depth), np.array(leaves, float).reshape(-1, 1 << depth))
-
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        if not len(self.features):
-            return _sigmoid(np.full(len(x), self.base))
-        bits = (x[:, self.features] > self.thresholds).astype(np.int64)
-        index = bits @ (1 << np.arange(self.features.shape[1], dtype=np.int64))
-        return _sigmoid(self.base + self.leaves[np.arange(len(self.features)), index].sum(axis=1))
+                   np.array(thresholds, float).reshape(-1, depth), np.array(leaves, float).reshape(-1, 1 << depth),
+                   names)
 
 
 @dataclass(frozen=True)
-class Calibration:
-    """Platt scaling of the article model's score: ``sigmoid(intercept + slope * logit(score))``."""
+class SecondPass:
+    """The second pass: the mean of a logistic model's and the trees' probabilities."""
 
-    intercept: float
-    slope: float
+    linear: Linear
+    trees: Trees
 
-    def __call__(self, score: float) -> float:
-        score = min(max(score, 1e-6), 1 - 1e-6)
-        z = self.intercept + self.slope * math.log(score / (1 - score))
-        return 1.0 / (1.0 + math.exp(-max(-35.0, min(35.0, z))))
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return (self.linear.predict(x) + self.trees.predict(x)) / 2
+
+    def probabilities(self, rows: Table) -> np.ndarray:
+        return self.predict(rows.select(self.linear.names))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"linear": self.linear.to_json(), "trees": self.trees.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], part: str = "second_pass") -> Self:
+        linear = Linear.from_json(data["linear"])
+        return cls(linear, Trees.from_json(data["trees"], linear.names, f"{part}.trees"))
+
+
+def _check(names: tuple[str, ...], expected: tuple[str, ...], part: str) -> None:
+    if set(names) != set(expected) or len(names) != len(expected):
+        raise ModelError(differences(names, expected, part))
 
 
 @dataclass(frozen=True)
 class Model:
     first: Linear
-    second_linear: Linear
-    second_trees: Trees
+    second: SecondPass
     article: Linear
-    calibration: Calibration
+    calibration: Platt
     cut: float
     relative_cut: float
     about: dict[str, Any]
     guard: Any = None  # the selection's recall guard (``bodytext.Guard``), None: off
 
-    def first_pass(self, rows: np.ndarray) -> np.ndarray:
+    def first_pass(self, rows: Table) -> np.ndarray:
         return self.first.probabilities(rows)
 
-    def second_pass(self, rows: np.ndarray) -> np.ndarray:
-        return (self.second_linear.probabilities(rows) + self.second_trees.probabilities(rows)) / 2
+    def second_pass(self, rows: Table) -> np.ndarray:
+        return self.second.probabilities(rows)
 
-    def article_probability(self, row: list[float]) -> float:
-        score = float(self.article.probabilities(np.array([row], float))[0])
+    def article_probability(self, row: Mapping[str, float]) -> float:
+        """The calibrated article probability of a page's ``page.FEATURES`` (name -> value)."""
+        table = Table.of_rows([row], ARTICLE_FEATURES, "article features")
+        score = float(self.article.probabilities(table)[0])
         return min(1.0, max(0.0, self.calibration(score)))
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "about": self.about,
+            "selection": {"cut": self.cut, "relative_cut": self.relative_cut}
+            | ({"guard": asdict(self.guard)} if self.guard is not None else {}),
+            "first_pass": self.first.to_json(),
+            "second_pass": self.second.to_json(),
+            "article": self.article.to_json(),
+            "calibration": self.calibration.to_json(),
+        }
 
-def read_model(data: dict[str, Any]) -> Model:
-    """A ``Model`` from the JSON object of a model file (``ModelError`` when it does not fit the code)."""
-    try:
-        second = data["second_pass"]
-        calibration = data["calibration"]
-        return Model(
-            first=Linear.read(data["first_pass"], FIRST_FEATURES, "first_pass"),
-            second_linear=Linear.read(second["linear"], SECOND_FEATURES, "second_pass.linear"),
-            second_trees=Trees.read(second["trees"], SECOND_FEATURES, "second_pass.trees"),
-            article=Linear.read(data["article"], ARTICLE_FEATURES, "article"),
-            calibration=Calibration(float(calibration["intercept"]), float(calibration["slope"])),
-            cut=float(data["selection"]["cut"]),
-            relative_cut=float(data["selection"]["relative_cut"]),
-            about=dict(data.get("about", {})),
-            guard=_guard(data["selection"].get("guard")),
-        )
-    except (KeyError, TypeError) as exc:
-        raise ModelError(f"model file lacks {exc}") from None
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        """The model of a model file's JSON object (``ModelError`` when it does not fit the code)."""
+        try:
+            model = cls(
+                first=Linear.from_json(data["first_pass"]),
+                second=SecondPass.from_json(data["second_pass"]),
+                article=Linear.from_json(data["article"]),
+                calibration=Platt.from_json(data["calibration"]),
+                cut=float(data["selection"]["cut"]),
+                relative_cut=float(data["selection"]["relative_cut"]),
+                about=dict(data.get("about", {})),
+                guard=_guard(data["selection"].get("guard")),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ModelError(f"model file lacks {exc}") from None
+        _check(model.first.names, FIRST_FEATURES, "first_pass")
+        _check(model.second.linear.names, SECOND_FEATURES, "second_pass.linear")
+        _check(model.article.names, ARTICLE_FEATURES, "article")
+        return model
+
+
+#: a ``Model`` from the JSON object of a model file (``ModelError`` when it does not fit the code)
+read_model = Model.from_json
+
+
+def write_model(model: Model, path: Path = MODEL_FILE) -> None:
+    """Write ``model`` to ``path`` as the method reads it (checked by reading it back first)."""
+    data = model.to_json()
+    Model.from_json(json.loads(json.dumps(data)))
+    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def _guard(data: dict[str, Any] | None) -> Any:
@@ -163,4 +223,4 @@ def _guard(data: dict[str, Any] | None) -> Any:
 @cache
 def load_model(path: Path = MODEL_FILE) -> Model:
     """The model in ``path`` (read once per process)."""
-    return read_model(json.loads(Path(path).read_text(encoding="utf-8")))
+    return Model.from_json(json.loads(Path(path).read_text(encoding="utf-8")))

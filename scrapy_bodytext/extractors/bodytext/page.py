@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from ...document import Document
@@ -55,8 +56,8 @@ SHORT_SELECTION_CHARS = 400
 FEATURES = (*SELECTION_FEATURES, *PAGE_FEATURES, *URL_FEATURES)
 
 
-def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
-    """Values of ``PAGE_FEATURES`` followed by ``URL_FEATURES`` for one page."""
+def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
+    """``PAGE_FEATURES`` and ``URL_FEATURES`` of one page, by name."""
     types = doc.structured_types
     tags = doc.tags
     chars, link_chars, heading = paras.chars, paras.link_chars, paras.heading
@@ -67,22 +68,22 @@ def page_evidence(doc: Document, paras: Paragraphs) -> list[float]:
     text = " ".join(doc.texts[:20_000]).lower()
     in_records = sum(chars[i] for i, (lo, hi) in zip(paras.candidates, paras.records) if hi - lo > 1)
     code = tags.count("pre") + tags.count("code")  # documentation shows code
-    return [
-        paras.best_node_p,
-        1.0 if types & ARTICLE_TYPES else 0.0,
-        math.log1p(linked_headings),
-        math.log1p(tags.count("img") / kchars),
-        math.log1p(headings),
-        sum(link_chars) / total_chars if total_chars else 1.0,
-        math.log1p(len(SHOP_RE.findall(text))),
-        math.log1p(len(PRICE_RE.findall(text)) / kchars),
-        in_records / total_chars if total_chars else 0.0,
-        math.log1p(code / kchars),
-        *url_evidence(doc.url),
-    ]
+    return {
+        "best_node_p": paras.best_node_p,
+        "structured_article": 1.0 if types & ARTICLE_TYPES else 0.0,
+        "linked_headings": math.log1p(linked_headings),
+        "log_images_per_kchar": math.log1p(tags.count("img") / kchars),
+        "log_headings": math.log1p(headings),
+        "page_link_density": sum(link_chars) / total_chars if total_chars else 1.0,
+        "log_shop_prompts": math.log1p(len(SHOP_RE.findall(text))),
+        "log_prices_per_kchar": math.log1p(len(PRICE_RE.findall(text)) / kchars),
+        "record_share": in_records / total_chars if total_chars else 0.0,
+        "log_code_per_kchar": math.log1p(code / kchars),
+        **url_evidence(doc.url),
+    }
 
 
-def url_evidence(url: str | None) -> tuple[float, ...]:
+def url_evidence(url: str | None) -> dict[str, float]:
     """The URL's shape: article slugs and ids versus short section, shop, service and search paths.
     A missing URL gives zeros; a ``file:`` URL gives the words of its file name and of the folder it
     lies in (a site saved to disk keeps its paths there: ``tag/energy.html``), never the folders above,
@@ -103,30 +104,35 @@ def url_evidence(url: str | None) -> tuple[float, ...]:
         long_number = 1.0 if _URL_NUMBER_RE.search(path) else 0.0
         shop_words = 1.0 if _URL_LISTING_RE.search(path) else 0.0
         service_words = 1.0 if SERVICE_TITLE_RE.search(path.replace("-", " ").replace("_", " ")) else 0.0
-    return min(slug_words, 12.0) / 4, long_number, min(depth, 8.0) / 4, is_root, shop_words, service_words
+    return {
+        "url_slug_words": min(slug_words, 12.0) / 4, "url_long_number": long_number, "url_depth": min(depth, 8.0) / 4,
+        "url_is_root": is_root, "url_shop_words": shop_words, "url_service_words": service_words,
+    }
 
 
-def article_row(paras: Paragraphs, evidence: list[float], keep: list[int], scores: list[float]) -> list[float]:
-    """Values of ``FEATURES`` for a page whose main text is the paragraphs ``keep``."""
+def article_row(paras: Paragraphs, evidence: Mapping[str, float], keep: list[int],
+                scores: list[float]) -> dict[str, float]:
+    """``FEATURES`` of a page whose main text is the paragraphs ``keep``, by name (``evidence``: the
+    page's ``page_evidence``)."""
     chars, link_chars = paras.chars, paras.link_chars
     selected = sum(chars[i] for i in keep)
     selected_valid = selected - sum(link_chars[i] for i in keep)
     stop = sum(paras.stop_density[i] * chars[i] for i in keep) / selected if selected else 0.0
     mean_score = sum(scores[i] * chars[i] for i in keep) / selected if selected else 0.0
     runs, largest = _contiguity(paras, keep, selected)
-    return [
-        1 - selected_valid / selected if selected else 1.0,
-        math.log1p(len(keep)),
-        stop,
-        math.log1p(sum(1 for i in keep if chars[i] >= 150)),
-        mean_score,
-        runs,
-        largest,
-        max(0.0, 1.0 - selected_valid / SHORT_SELECTION_CHARS),
-        sum(chars[i] for i in keep if paras.heading[i]) / selected if selected else 0.0,
-        _teaser_chars(paras, keep) / selected if selected else 0.0,
-        *evidence,
-    ]
+    return {
+        "selected_link_density": 1 - selected_valid / selected if selected else 1.0,
+        "log_paragraphs": math.log1p(len(keep)),
+        "mean_stop_density": stop,
+        "long_paragraphs": math.log1p(sum(1 for i in keep if chars[i] >= 150)),
+        "mean_paragraph_score": mean_score,
+        "log_runs": runs,
+        "largest_run_share": largest,
+        "short_selection": max(0.0, 1.0 - selected_valid / SHORT_SELECTION_CHARS),
+        "heading_share": sum(chars[i] for i in keep if paras.heading[i]) / selected if selected else 0.0,
+        "teaser_share": _teaser_chars(paras, keep) / selected if selected else 0.0,
+        **evidence,
+    }
 
 
 def _teaser_chars(paras: Paragraphs, keep: list[int]) -> int:

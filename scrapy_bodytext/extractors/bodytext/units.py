@@ -18,11 +18,15 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
+import numpy as np
+
 from ...document import HEADING_TAGS, Document
 from ...language import detect_language, splitter, stopwords
+from .table import Table
 from .vocabulary import KINDS, line_kinds
 
 #: paragraphs with at least this share of link text are never main text
@@ -94,7 +98,7 @@ class Paragraphs:
     chars: list[int]
     link_chars: list[int]
     candidates: list[int]  # paragraphs with a feature row, ascending
-    rows: list[list[float]]  # one row per candidate, in ``FEATURES`` order
+    rows: Table  # one row of ``FEATURES`` per candidate
     chains: list[tuple[tuple[int, int], ...]]  # per candidate: paragraph ranges of its ancestors
     records: list[tuple[int, int]]  # per candidate: paragraph range of its repeated record, or (i, i+1)
     furniture: frozenset[int]  # paragraphs that are page furniture whatever their scores (``is_furniture``)
@@ -131,9 +135,6 @@ def paragraphs(doc: Document) -> Paragraphs:
     best_node, best_p = _best_node(doc, bits)
     best_lo, best_hi = (slot_starts[best_node], slot_ends[best_node]) if best_node >= 0 else (0, 0)
     page_valid = max(1, chars_prefix[-1] - link_prefix[-1])
-    para_chars = [0, *accumulate(chars)]
-    para_links = [0, *accumulate(links)]
-    depths = doc.depths
 
     segments = {}
     kinds = {}
@@ -147,77 +148,106 @@ def paragraphs(doc: Document) -> Paragraphs:
     records = _Records(doc, ranges, kinds)
 
     stop_density = [0.0] * n
-    rows: list[list[float]] = []
+    stops, punct, tag_density, region_valid, region_links, ends_punct, digits, upper, sentences = (
+        [] for _ in range(9)
+    )
+    repeats_found, dated, kind_rows, blocks_of = [], [], [], []
     chains: list[tuple[tuple[int, int], ...]] = []
     record_ranges: list[tuple[int, int]] = []
     no_kinds = (0.0,) * len(KINDS)
     for done, i in enumerate(candidates):
         if not done % 1024:
             doc.check_time()
-        s, e, c = starts[i], ends[i], chars[i]
+        s, e = starts[i], ends[i]
         segment = segments[i]
         words = split(segment.lower())
         n_tokens = len(words) or 1
-        stops = stop_density[i] = sum(map(stop_words, words)) / n_tokens if stop_words else 0.0
+        stops.append(sum(map(stop_words, words)) / n_tokens if stop_words else 0.0)
         stripped = segment.rstrip()
         tail = stripped[-1:]
-        owner = owners[s]
         block = block_of[i]
-        bit = bits[owner]
+        blocks_of.append(block)
         region = parents[block]  # the parent of the paragraph's block: its neighbourhood
         lo, hi = (slot_starts[region], slot_ends[region]) if region >= 0 else (0, n_slots)
         region_total = chars_prefix[hi] - chars_prefix[lo]
         region_link = link_prefix[hi] - link_prefix[lo]
-        lo, hi = max(0, i - 2), min(n, i + 3)
-        neighbour_chars = para_chars[hi] - para_chars[lo] - c
-        neighbour_links = para_links[hi] - para_links[lo] - links[i]
         sample = stripped[:_SAMPLE]
         sample_length = len(sample) or 1
         repeats, record = records.of(block, i)
-        rows.append([
-            math.log1p(c),
-            link_density[i],
-            stops,
-            1.0 if language is None else 0.0,
-            min(len(_PUNCT_RE.findall(segment)) / n_tokens, 1.0),
-            min((tag_prefix[e] - tag_prefix[s + 1]) / n_tokens, 3.0),
-            1.0 if heading[i] else 0.0,
-            1.0 if tags[block] == "h1" else 0.0,
-            1.0 if c < 40 else 0.0,
-            1.0 if bit & _NEG else 0.0,
-            1.0 if bit & _POS else 0.0,
-            1.0 if bit & _ARTICLE else 0.0,
-            1.0 if bit & _MAIN else 0.0,
-            1.0 if bit & _CHROME else 0.0,
-            1.0 if bit & _FIGURE else 0.0,
-            1.0 if bit & _LIST else 0.0,
-            1.0 if bit & _TABLE else 0.0,
-            1.0 if bit & _FORM else 0.0,
-            1.0 if bit & _QUOTE else 0.0,
-            1.0 if best_lo <= s < best_hi else 0.0,
-            s / n_slots,
-            neighbour_links / neighbour_chars if neighbour_chars else 1.0,
-            math.log1p(neighbour_chars / 4),
-            math.log1p(region_total - region_link) - math.log1p(page_valid),
-            region_link / region_total if region_total else 1.0,
-            1.0 if tail and _PUNCT_RE.match(tail) else 0.0,
-            (sample_length - len(sample.translate(_DIGITS))) / sample_length,
-            (sample_length - len(sample.translate(_UPPER))) / sample_length,
-            math.log1p(len(_SENTENCE_END_RE.findall(segment))),
-            *(kinds[i] or no_kinds),
-            math.log1p(repeats),
-            1.0 if repeats and records.dated(record) else 0.0,
-            math.log1p(depths[block]),
-            1.0 if i > comments_start else 0.0,
-            1.0 if bit & _COMMENTS else 0.0,
-        ])
+        punct.append(min(len(_PUNCT_RE.findall(segment)) / n_tokens, 1.0))
+        tag_density.append(min((tag_prefix[e] - tag_prefix[s + 1]) / n_tokens, 3.0))
+        region_valid.append(math.log1p(region_total - region_link) - math.log1p(page_valid))
+        region_links.append(region_link / region_total if region_total else 1.0)
+        ends_punct.append(1.0 if tail and _PUNCT_RE.match(tail) else 0.0)
+        digits.append((sample_length - len(sample.translate(_DIGITS))) / sample_length)
+        upper.append((sample_length - len(sample.translate(_UPPER))) / sample_length)
+        sentences.append(math.log1p(len(_SENTENCE_END_RE.findall(segment))))
+        repeats_found.append(math.log1p(repeats))
+        dated.append(1.0 if repeats and records.dated(record) else 0.0)
+        kind_rows.append(kinds[i] or no_kinds)
         chains.append(ranges.chain(parents[block]))
         record_ranges.append(record if repeats else (i, i + 1))
+    for i, value in zip(candidates, stops):
+        stop_density[i] = value
+    rows = _table(doc, candidates, starts, chars, links, link_density, heading, bits, blocks_of, best_lo, best_hi,
+                  language, comments_start, {
+                      "stop_density": stops, "punct_density": punct, "tag_density": tag_density,
+                      "region_log_valid": region_valid, "region_link_density": region_links,
+                      "ends_with_punct": ends_punct, "digit_share": digits, "upper_share": upper,
+                      "log_sentences": sentences, "log_record_repeats": repeats_found, "record_dated": dated,
+                      **dict(zip(KINDS, zip(*kind_rows) if kind_rows else ((),) * len(KINDS))),
+                  })
     furniture = frozenset(i for i in candidates if kinds[i] and is_furniture(kinds[i], segments[i]))
     return Paragraphs(
         starts, ends, chars, links, candidates, rows, chains, record_ranges, furniture, heading, stop_density,
         language, best_p, tags.count("a"),
     )
+
+
+#: the structural bits behind the features of that name
+_BIT_FEATURES = {
+    "neg_class": _NEG, "pos_class": _POS, "in_article": _ARTICLE, "in_main": _MAIN, "in_chrome": _CHROME,
+    "in_figure": _FIGURE, "in_list": _LIST, "in_table": _TABLE, "in_form": _FORM, "in_quote": _QUOTE,
+    "in_comments": _COMMENTS,
+}
+
+
+def _table(doc: Document, candidates: list[int], starts: list[int], chars: list[int], links: list[int],
+           link_density: list[float], heading: list[bool], bits: dict[int, int], blocks: list[int], best_lo: int,
+           best_hi: int, language: str | None, comments_start: int, measured: dict[str, list[float]]) -> Table:
+    """The ``FEATURES`` table of the candidates: the columns ``measured`` from their text in
+    ``paragraphs`` and the ones read off the page's columns here, each by name."""
+    n, m, n_slots = len(starts), len(candidates), len(doc.texts)
+    para_chars = [0, *accumulate(chars)]
+    para_links = [0, *accumulate(links)]
+    own_chars = [chars[i] for i in candidates]
+    first_slots = [starts[i] for i in candidates]
+    neighbour_chars, neighbour_links = [], []
+    for i, c in zip(candidates, own_chars):
+        lo, hi = max(0, i - 2), min(n, i + 3)
+        neighbour_chars.append(para_chars[hi] - para_chars[lo] - c)
+        neighbour_links.append(para_links[hi] - para_links[lo] - links[i])
+    owners, tags, depths = doc.owners, doc.tags, doc.depths
+    own_bits = np.array([bits[owners[s]] for s in first_slots], np.int64)
+    indices = np.array(candidates, np.int64)
+    slots = np.array(first_slots, np.int64)
+    columns: dict[str, Sequence[float] | np.ndarray] = {
+        "log_chars": list(map(math.log1p, own_chars)),
+        "link_density": [link_density[i] for i in candidates],
+        "no_language": np.full(m, 1.0 if language is None else 0.0),
+        "heading": [heading[i] for i in candidates],
+        "h1": [tags[block] == "h1" for block in blocks],
+        "short": [c < 40 for c in own_chars],
+        **{name: (own_bits & bit) != 0 for name, bit in _BIT_FEATURES.items()},
+        "in_best_node": (slots >= best_lo) & (slots < best_hi),
+        "position": slots / n_slots if n_slots else slots * 0.0,
+        "neighbour_link_density": [l / c if c else 1.0 for l, c in zip(neighbour_links, neighbour_chars)],
+        "neighbour_log_chars": [math.log1p(c / 4) for c in neighbour_chars],
+        "log_depth": [math.log1p(depths[block]) for block in blocks],
+        "after_comments_header": indices > comments_start,
+        **measured,
+    }
+    return Table.of(columns, FEATURES, m, "paragraph features")
 
 
 _FURNITURE_KINDS = tuple(KINDS.index(kind) for kind in ("whole_prompt", "label", "counter", "comments_header"))
