@@ -32,11 +32,11 @@ def readability_text(markup: str, url: str | None = None) -> str:
 
     from ..api import load_document
     from ..config import ExtractConfig
-    from ..render import render_ranges
+    from ..render import render_slots
 
     summary = Document(markup, url=url).summary(html_partial=True)
     doc = load_document(summary, ExtractConfig())
-    return render_ranges(doc, [(0, len(doc.texts))]).strip()
+    return render_slots(doc, range(len(doc.texts))).strip()
 
 
 PEERS: dict[str, Callable[[str, str | None], str]] = {
