@@ -74,7 +74,7 @@ def test_the_page_rows_name_every_feature_of_the_model():
     assert context.context_rows(paras, first).names == context.FEATURES
     row = page.article_row(paras, page.page_evidence(doc, paras), paras.candidates, first)
     assert tuple(row) == page.FEATURES
-    assert row["selected_share"] == pytest.approx(1.0) and row["url_is_root"] == 0.0
+    assert row["mean_paragraph_score"] == pytest.approx(0.5) and row["url_is_root"] == 0.0
 
 
 def _reordered(part: dict, swap: tuple[str, str]) -> dict:

@@ -7,17 +7,31 @@ gate as missing. Time is CPU time per page, decoding and parsing included.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from corpus_figures import MAX_MS_PER_PAGE, figures_of
 
 from scrapy_bodytext import extractors
+from scrapy_bodytext.extractors.bodytext.model import MODEL_FILE
+
+#: the default method's floor is its own out-of-fold figure as the harness recorded it in model.json
+#: (each source left out whole: the page is scored by models that never saw its source), minus this
+#: margin; measured on the pages it was fitted on it can only be higher
+MODEL_MARGIN = 0.02
+
+
+def recorded_out_of_fold() -> dict:
+    """The leave-one-source-out summary the harness wrote into the default method's model.json."""
+    return json.loads(MODEL_FILE.read_text(encoding="utf-8"))["about"]["out_of_fold"]["source"]
+
 
 #: Overall mean token F1 on the article pages of ../shared/corpus/dev: the measured value minus a
 #: margin of 0.02. Re-measure with `scrapy-bodytext evaluate ../shared/corpus/dev` (column "F1 mean")
 #: after a deliberate change to a method, and update its floor in the same commit.
 F1_FLOORS: dict[str, float] = {
-    "bodytext": 0.924,  # measured 0.944
+    "bodytext": round(recorded_out_of_fold()["text"]["token_f1"] - MODEL_MARGIN, 3),
     "bte": 0.857,  # measured 0.877
     "ttr": 0.795,  # measured 0.815
     "ctd": 0.831,  # measured 0.851

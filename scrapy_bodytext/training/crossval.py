@@ -19,6 +19,7 @@ import datetime
 import json
 import math
 import pickle
+import re
 import statistics
 import sys
 import time
@@ -30,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from ..evaluation.metrics import ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, token_f1
+from ..extractors.bodytext import Guard, select
 from ..extractors.bodytext import page as page_level
-from ..extractors.bodytext import select
 from ..extractors.bodytext.model import MODEL_FILE, Model, write_model
 from .article_model import (
     ArticleSettings, article_matrix, cross_calibrated, fit_article, fit_calibration, out_of_fold_scores,
@@ -46,11 +47,32 @@ from .peers import peer_texts
 
 #: sources smaller than this are left out together (one fold), not one by one
 SMALL_SOURCE = 30
-#: paragraph cuts tried; the one with the best OOF shingle F1 is kept
+#: paragraph cuts tried; the one with the best OOF shingle F1 (mean over sources) is kept
 CUTS = (0.4, 0.45, 0.5, 0.55)
+#: recall guards tried (share of the selection its core holds, cut inside the core, prose ratio
+#: under which the page's prose core is kept too); the first is off
+GUARDS = (Guard(), Guard(0.8, 0.2), Guard(0.8, 0.1), Guard(0.8, 0.05), Guard(0.8, 0.1, 0.5), Guard(0.8, 0.05, 0.5))
+#: an article whose main text holds less than this share of the gold's shingles lost its text
+RECALL_FAILURE = 0.5
 #: class weights of articles tried for the article model (articles dropped must stay under 1 %)
-ARTICLE_WEIGHTS = (2.0, 4.0, 8.0)
+ARTICLE_WEIGHTS = (4.0, 8.0, 16.0)
 MAX_ARTICLES_DROPPED = 0.01
+
+
+_PAGE_TYPE_RE = re.compile(r"page_type=(\w+)")
+
+
+def page_groups(pages: Sequence[PageData], corpus: str | Path) -> list[str]:
+    """A group per page for the judgement table: its source, and the page type where the corpus
+    note states one (``wcxb-dev: forum``)."""
+    types = {}
+    with open(Path(corpus) / "index.jsonl", encoding="utf-8") as index:
+        for line in index:
+            entry = json.loads(line)
+            found = _PAGE_TYPE_RE.search(entry.get("note") or "")
+            if found:
+                types[entry["id"]] = found.group(1)
+    return [f"{data.source}: {types[data.id]}" if data.id in types else data.source for data in pages]
 
 
 def fold_names(pages: Sequence[PageData], mode: str) -> list[str]:
@@ -78,15 +100,29 @@ class TextFigures:
         p, r, f = shingle_prf(self.shingles)
         return statistics.fmean(self.token_f1) if self.token_f1 else math.nan, p, r, f
 
+    def recall_failures(self) -> int:
+        """Articles whose text holds less than ``RECALL_FAILURE`` of the gold's shingles."""
+        return sum(1 for m in self.shingles if m.tp < RECALL_FAILURE * (m.tp + m.fn))
+
+
+def macro_f1(figures: dict[str, TextFigures]) -> float:
+    """Shingle F1 averaged over the sources with at least ``SMALL_SOURCE`` articles: a choice that
+    helps one large source at the cost of the others is not taken."""
+    values = [fig.row()[3] for source, fig in figures.items() if source != "all" and fig.pages >= SMALL_SOURCE]
+    return statistics.fmean(values) if values else figures["all"].row()[3]
+
 
 def selected_texts(pages: Sequence[PageData], scores: list[list[float] | None], cut: float,
-                   relative_cut: float) -> dict[int, tuple[str, list[int]]]:
-    """Per page with paragraphs: the main text the selection gives and the kept paragraphs."""
+                   relative_cut: float, guard: Guard | None = None,
+                   only: Sequence[int] | None = None) -> dict[int, tuple[str, list[int]]]:
+    """Per page with paragraphs (of ``only``, default all): the main text the selection gives and
+    the kept paragraphs."""
     found = {}
-    for k, data in enumerate(pages):
+    for k in range(len(pages)) if only is None else only:
+        data = pages[k]
         if data.paras is None:
             continue
-        keep = select(data.paras, scores[k], cut, relative_cut)
+        keep = select(data.paras, scores[k], cut, relative_cut, guard)
         found[k] = ("\n".join(data.texts[i] for i in keep), keep)
     return found
 
@@ -137,6 +173,8 @@ class Scheme:
     first: list
     second: list
     cut_grid: dict[float, float]
+    guard_grid: dict[Guard, float]
+    guard: Guard
     settings: ParagraphSettings
     texts: dict[int, str]
     text: dict[str, TextFigures]
@@ -152,37 +190,45 @@ def run_scheme(pages, table, mode: str, settings: ParagraphSettings, cache: str 
     folds = fold_names(pages, mode)
     log(f"{mode} folds: {len(set(folds))}")
     first, second = paragraph_scores(pages, folds, table, settings, cache and f"{cache}.{mode}.oof", processes)
+    articles = [k for k, data in enumerate(pages) if data.is_article]
     cut_grid = {}
     for cut in CUTS if fixed is None else (fixed.settings.cut,):
-        chosen = selected_texts(pages, second, cut, settings.relative_cut)
-        cut_grid[cut] = text_figures(pages, {k: text for k, (text, _) in chosen.items()})["all"].row()[3]
+        chosen = selected_texts(pages, second, cut, settings.relative_cut, only=articles)
+        cut_grid[cut] = macro_f1(text_figures(pages, {k: text for k, (text, _) in chosen.items()}))
     cut = max(cut_grid, key=cut_grid.get)
+    guard_grid = {}
+    for guard in GUARDS if fixed is None else (fixed.guard,):
+        chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles)
+        guard_grid[guard] = macro_f1(text_figures(pages, {k: text for k, (text, _) in chosen.items()}))
+    guard = max(guard_grid, key=guard_grid.get)
     settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
-    chosen = selected_texts(pages, second, cut, settings.relative_cut)
+    chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
     texts = {k: text for k, (text, _) in chosen.items()}
     rows = {k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k])
             for k, (_, keep) in chosen.items()}
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
     article_settings, article = choose_article_weight(pages, folds, rows, texts, weights)
-    log(f"{mode} folds: cut {cut}, article class weight {article_settings.article_weight}")
-    return Scheme(mode, folds, first, second, cut_grid, settings, texts, text_figures(pages, texts), rows,
+    log(f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}")
+    return Scheme(mode, folds, first, second, cut_grid, guard_grid, guard, settings, texts, text_figures(pages, texts), rows,
                   article_settings, article)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_bodytext.training", description=__doc__.splitlines()[0])
     parser.add_argument("corpus", help="labelled corpus folder (index.jsonl + pages)")
-    parser.add_argument("--folds", choices=MODES, default="mixed",
-                        help="the scheme everything is chosen on: mixed (default: small sources left out whole, "
-                             "large ones in groups of sites), source (leave one source out), site (groups of sites "
-                             "inside every source); leave-one-source-out figures are printed beside it")
-    parser.add_argument("--no-strict", action="store_true", help="skip the leave-one-source-out figures")
+    parser.add_argument("--folds", choices=MODES, default="source",
+                        help="the scheme everything is chosen on: source (default: leave one source out), mixed "
+                             "(small sources left out whole, large ones in groups of sites), site (groups of sites "
+                             "inside every source); the other of source and mixed is printed beside it")
+    parser.add_argument("--no-strict", action="store_true", help="print the chosen scheme only (no second scheme)")
     parser.add_argument("--processes", type=int, default=2, help="folds fitted at once (default 2)")
     parser.add_argument("--cache", help="pickle file keeping the parsed pages (and OOF scores) between runs")
     parser.add_argument("--peer-cache", help="pickle file keeping the peers' texts between runs")
     parser.add_argument("--no-peers", action="store_true", help="do not run trafilatura and readability")
     parser.add_argument("--write", action="store_true", help=f"fit on every page and write {MODEL_FILE.name}")
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--ablate", action="store_true",
+                        help="print the leave-one-source-out judgement with each article feature left out in turn")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -193,8 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     table = ParagraphTable.of(pages, settings)
     main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log)
     schemes = [main_scheme]
-    if args.folds != "source" and not args.no_strict:
-        schemes.append(run_scheme(pages, table, "source", settings, args.cache, args.processes, log, fixed=main_scheme))
+    if not args.no_strict:
+        second = "mixed" if args.folds == "source" else "source"
+        schemes.append(run_scheme(pages, table, second, settings, args.cache, args.processes, log, fixed=main_scheme))
+        schemes.sort(key=lambda scheme: MODES.index(scheme.mode))  # leave-one-source-out first
 
     peers = {} if args.no_peers else peer_texts(pages, args.corpus, args.peer_cache, log)
     peer_figures = {name: text_figures(pages, found) for name, found in peers.items()}
@@ -204,19 +252,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         "date": datetime.date.today().isoformat(), "folds": args.folds,
         "settings": asdict(main_scheme.settings), "article_settings": asdict(main_scheme.article_settings),
         "cut_grid": {str(c): round(f, 4) for c, f in main_scheme.cut_grid.items()},
+        "guard": asdict(main_scheme.guard),
+        "guard_grid": {str(tuple(asdict(g).values())): round(f, 4) for g, f in main_scheme.guard_grid.items()},
         "schemes": {
             scheme.mode: {
                 "text": {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                                          (round(v, 4) for v in fig.row()))) for source, fig in scheme.text.items()},
+                                          (round(v, 4) for v in fig.row())))
+                         | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
+                         for source, fig in scheme.text.items()},
                 "judgement": scheme.article["judgement"],
                 "reliability": scheme.article["reliability"],
             } for scheme in schemes
         },
         "peers": {name: {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                                          (round(v, 4) for v in fig.row()))) for source, fig in figs.items()}
+                                          (round(v, 4) for v in fig.row())))
+                         | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
+                         for source, fig in figs.items()}
                   for name, figs in peer_figures.items()},
     }
-    print_report(pages, schemes, peer_figures)
+    print_report(pages, schemes, peer_figures, page_groups(pages, args.corpus))
+    if args.ablate:
+        print_ablation(pages, schemes[0])
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     if args.write:
@@ -271,6 +327,7 @@ def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) ->
         "judgement": figures,
         "reliability": [asdict(b) for b in table],
         "raw": {"with URL": with_url, "without URL": no_url},
+        "calibrated": calibrated,
         "tried": {w: tried[w][1] for w in tried},
     }
 
@@ -290,9 +347,31 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
                                   np.array([pages[k].is_article for k, _ in pooled], float))
     about = {key: report[key] for key in ("date", "corpus", "corpus_fingerprint", "code_fingerprint",
                                           "feature_fingerprint", "folds", "settings", "article_settings", "cut_grid")}
-    about["out_of_fold"] = {mode: {"text": figures["text"]["all"], "judgement": figures["judgement"]}
+    about["out_of_fold"] = {mode: {"text": figures["text"]["all"], "sources": figures["text"],
+                                   "judgement": figures["judgement"]}
                             for mode, figures in report["schemes"].items()}
-    return Model(first_model, second_model, article_model, calibration, settings.cut, settings.relative_cut, about)
+    about["peers_out_of_fold"] = report["peers"]
+    about["guard_grid"] = report["guard_grid"]
+    return Model(first_model, second_model, article_model, calibration, settings.cut, settings.relative_cut, about,
+                 scheme.guard)
+
+
+def print_ablation(pages, scheme: Scheme) -> None:
+    """The judgement of ``scheme`` with each article feature left out in turn (its column zeroed,
+    so its weight cannot matter): a feature earns its place when leaving it out makes it worse."""
+    print()
+    print(f"## Article features left out one at a time, {scheme.mode} folds "
+          "(articles dropped, non-articles dropped with URL; without URL; ROC AUC with URL)")
+    print()
+    print("| left out | with URL | without URL | ROC AUC |")
+    print("|---|---|---|---|")
+    for name in ("(none)", *page_level.FEATURES):
+        rows = {k: row | {name: 0.0} if name in row else row for k, row in scheme.rows.items()}
+        _, figures = choose_article_weight(pages, scheme.folds, rows, scheme.texts,
+                                           (scheme.article_settings.article_weight,))
+        cells = [f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
+                 for f in figures["judgement"].values()]
+        print(f"| {name} | {cells[0]} | {cells[1]} | {figures['judgement']['with URL']['roc_auc']:.4f} |")
 
 
 SCHEME_TITLES = {
@@ -302,7 +381,8 @@ SCHEME_TITLES = {
 }
 
 
-def print_report(pages, schemes: list[Scheme], peer_figures) -> None:
+def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) -> None:
+    """The figures, leave-one-source-out first (the headline: it predicts pages of unseen sources)."""
     names = list(peer_figures)
     print(f"Out-of-fold figures on {len(pages)} pages: no page is scored by a model fitted on its fold or on any "
           f"page of its site")
@@ -312,25 +392,30 @@ def print_report(pages, schemes: list[Scheme], peer_figures) -> None:
         print()
         print(f"## Main text, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]})")
         print()
-        print("Article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1)")
+        print("Article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1); "
+              f"lost = articles whose text holds less than {RECALL_FAILURE} of the gold's shingles")
         print()
-        header = "| source | pages | bodytext F1 | P | R | shingle F1 |"
+        header = "| source | pages | bodytext F1 | P | R | shingle F1 | lost |"
         for name in names:
-            header += f" {name} F1 | P | R | shingle F1 | Δ |"
+            header += f" {name} F1 | P | R | shingle F1 | lost | Δ |"
         print(header)
         print("|" + "---|" * (header.count("|") - 1))
         for source in sources:
             fig = ours[source]
             t, p, r, f = fig.row()
-            line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** |"
+            line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** | {fig.recall_failures()} |"
             for name in names:
-                pt, pp, pr, pf = peer_figures[name][source].row()
-                line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {f - pf:+.3f} |"
+                peer = peer_figures[name][source]
+                pt, pp, pr, pf = peer.row()
+                line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {peer.recall_failures()} | {f - pf:+.3f} |"
             print(line)
         if len(scheme.cut_grid) > 1:
             print()
-            print("Paragraph cut chosen on these figures (shingle F1, all articles): "
+            print("Paragraph cut chosen on these figures (shingle F1, mean over sources): "
                   + ", ".join(f"{c} → {f:.4f}" for c, f in scheme.cut_grid.items()))
+        if len(scheme.guard_grid) > 1:
+            print("Recall guard chosen on these figures (share, cut, prose ratio → shingle F1, mean over sources): "
+                  + ", ".join(f"({g.share}, {g.cut}, {g.prose_ratio}) → {f:.4f}" for g, f in scheme.guard_grid.items()))
         print()
         print(f"## Article judgement, {scheme.mode} folds, at probability {scheme.article_settings.threshold} "
               "(cross-calibrated)")
@@ -341,6 +426,25 @@ def print_report(pages, schemes: list[Scheme], peer_figures) -> None:
             print(f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
                   f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
                   f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |")
+        print()
+        print("Per source and page type: articles dropped, non-articles dropped (with URL / without URL)")
+        print()
+        print("| group | articles | dropped | non-articles | dropped with URL | without URL |")
+        print("|---|---|---|---|---|---|")
+        probabilities = scheme.article["calibrated"]
+        for group in sorted(set(groups)):
+            members = [k for k, g in enumerate(groups) if g == group]
+            cells = []
+            for is_article in (True, False):
+                ks = [k for k in members if pages[k].is_article == is_article]
+                judged = [sum(1 for k in ks if probabilities[name].get(k, 0.0) >= scheme.article_settings.threshold
+                              and scheme.texts.get(k)) for name in ("with URL", "without URL")]
+                dropped = [len(ks) - j for j in judged]
+                if is_article:
+                    cells += [str(len(ks)), f"{dropped[0]} / {dropped[1]}" if ks else "–"]
+                else:
+                    cells += [str(len(ks))] + ([f"{d} ({d / len(ks):.0%})" for d in dropped] if ks else ["–", "–"])
+            print(f"| {group} | " + " | ".join(cells) + " |")
         tried = scheme.article["tried"]
         if len(tried) > 1:
             print()

@@ -23,6 +23,7 @@ corpus with grouped cross-validation (no source or site both fitted and scored);
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 from ...page.document import Document
 from .. import Extraction
@@ -76,14 +77,47 @@ def score(doc: Document) -> Scored:
     return Scored(paras, first, scores)
 
 
-def select(paras: units.Paragraphs, scores: list[float], cut: float, relative_cut: float) -> list[int]:
+@dataclass(frozen=True)
+class Guard:
+    """The recall guard of the selection (fitted: chosen out of fold by the harness).
+
+    The article is a region of the page: the selection's *core* is the narrowest element holding
+    ``share`` of the selected text, and inside it every paragraph scored at least ``cut`` is kept
+    (headings, lists, specs and item blocks between the good paragraphs). When the selection holds
+    less than ``prose_ratio`` of the prose of the page's prose core (``context.smallest_region``),
+    the selection went astray and that core is kept the same way. ``share`` 0 turns the guard off.
+    """
+
+    share: float = 0.0
+    cut: float = 0.0
+    prose_ratio: float = 0.0
+
+
+def select(paras: units.Paragraphs, scores: list[float], cut: float, relative_cut: float,
+           guard: Guard | None = None) -> list[int]:
     """Indices of the main-text paragraphs: scored at or above the cut — which comes down to
     ``relative_cut`` times the best score on pages whose best paragraph is below it, so that an
-    unusual template does not leave a real article with no text — and not page furniture."""
+    unusual template does not leave a real article with no text — and not page furniture; then
+    widened by the recall guard to the regions the article lies in."""
     best = max(scores, default=0.0)
     cut = min(cut, relative_cut * best)
     furniture = paras.furniture
-    return [i for i, value in enumerate(scores) if value >= cut and value > 0.0 and i not in furniture]
+    keep = [i for i, value in enumerate(scores) if value >= cut and value > 0.0 and i not in furniture]
+    if guard is None or not guard.share or not keep:
+        return keep
+    chars = paras.chars
+    kept = set(keep)
+    regions = [context.smallest_region(paras, [0, *accumulate(c if i in kept else 0 for i, c in enumerate(chars))],
+                                       guard.share)]
+    if guard.prose_ratio:
+        prose = [0.0, *accumulate(context.prose_weights(paras))]
+        lo, hi = core = context.smallest_region(paras, prose, context.PROSE_CORE_SHARE)
+        inside = prose[hi] - prose[lo]
+        if sum(prose[i + 1] - prose[i] for i in keep) < guard.prose_ratio * inside:
+            regions.append(core)
+    for lo, hi in regions:
+        kept.update(i for i in range(lo, hi) if scores[i] >= guard.cut and scores[i] > 0.0 and i not in furniture)
+    return sorted(kept)
 
 
 def extract(doc: Document, options: Options) -> Extraction:
@@ -93,7 +127,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     if not paras.candidates:
         return Extraction((), 0.0, "no text", paras.language)
     cut = model.cut if options.min_paragraph_probability is None else options.min_paragraph_probability
-    keep = select(paras, scored.scores, cut, model.relative_cut)
+    keep = select(paras, scored.scores, cut, model.relative_cut, model.guard)
     starts, ends = paras.starts, paras.ends
     slots = [slot for i in keep for slot in range(starts[i], ends[i])]
     comment_slots = [slot for i in comment_paragraphs(paras, keep) for slot in range(starts[i], ends[i])]

@@ -6,7 +6,9 @@ does not; prose after the end of the article in a thread of dated, repeated reco
 The features (``FEATURES``) are the first-pass score itself, those of the nearest paragraphs, how
 good the enclosing regions are, whether the paragraph lies in the best region (the ancestor whose
 paragraphs gain most over their losses, as in BTE but over the tree) and in the best run of
-paragraphs, and how much of the good text lies before and after it.
+paragraphs, and how much of the good text lies before and after it; and, apart from any score,
+where the page's running prose lies (``prose_core``: the smallest region holding half of it, as a
+reader finds the article by the block of text, whatever the paragraphs' own cues).
 """
 
 from __future__ import annotations
@@ -20,8 +22,39 @@ from .units import Paragraphs
 FEATURES = (
     "first_pass", "prev_score", "next_score", "prev_max3", "next_max3", "sandwich", "parent_good",
     "grandparent_good", "parent_log_good", "in_best_container", "best_container_share", "in_best_run",
-    "run_distance", "good_before_share", "good_after_share", "record_good",
+    "run_distance", "good_before_share", "good_after_share", "record_good", "in_prose_core", "region_prose_share",
 )
+#: the prose core is the smallest region holding at least this share of the page's prose
+PROSE_CORE_SHARE = 0.5
+
+
+def prose_weights(paras: Paragraphs) -> list[float]:
+    """Running prose per paragraph: its characters outside links times its stop-word density (menus,
+    labels and link lists weigh nothing, sentences weigh their length)."""
+    return [(c - l) * d for c, l, d in zip(paras.chars, paras.link_chars, paras.stop_density)]
+
+
+def smallest_region(paras: Paragraphs, prefix: list[float], share: float) -> tuple[int, int]:
+    """The narrowest region (an element's paragraph range, from the candidates' ancestor chains)
+    holding at least ``share`` of the weight whose running sum is ``prefix``; the whole page when
+    no element does."""
+    total = prefix[-1]
+    best = (0, len(prefix) - 1)
+    if total <= 0:
+        return best
+    need = share * total
+    seen = set()
+    for chain in paras.chains:
+        for lo, hi in chain:
+            if hi - lo >= best[1] - best[0]:
+                break  # the ranges of a chain only widen
+            if (lo, hi) in seen:
+                continue
+            seen.add((lo, hi))
+            if prefix[hi] - prefix[lo] >= need:
+                best = (lo, hi)
+                break
+    return best
 
 
 def context_rows(paras: Paragraphs, first: list[float]) -> Table:
@@ -45,6 +78,9 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
     container_lo, container_hi = best_range
     container_share = (good_prefix[container_hi] - good_prefix[container_lo]) / total_good
     run_lo, run_hi = _best_run(gain)
+    prose_prefix = [0.0, *accumulate(prose_weights(paras))]
+    total_prose = prose_prefix[-1] or 1.0
+    core_lo, core_hi = smallest_region(paras, prose_prefix, PROSE_CORE_SHARE)
 
     candidates = paras.candidates
     prev_score, next_score, prev_max3, next_max3, sandwich = [], [], [], [], []
@@ -92,6 +128,9 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
         "good_before_share": [good_prefix[i] / total_good for i in candidates],
         "good_after_share": [(good_prefix[-1] - good_prefix[i + 1]) / total_good for i in candidates],
         "record_good": record_good,
+        "in_prose_core": [core_lo <= i < core_hi for i in candidates],
+        "region_prose_share": [(prose_prefix[chain[1][1]] - prose_prefix[chain[1][0]]) / total_prose
+                               if len(chain) > 1 else 0.0 for chain in paras.chains],
     }
     return Table.of(columns, FEATURES, len(candidates), "context features")
 

@@ -8,7 +8,7 @@ name:
 * ``second_pass``: logistic weights and boosted oblivious trees (each a list of ``[feature,
   threshold]`` questions and ``2**depth`` leaf values) over ``units.FEATURES`` + ``context.FEATURES``;
   the paragraph probability is the mean of the two;
-* ``selection``: the paragraph cut;
+* ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio);
 * ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the Platt scaling of
   that score into the article probability;
 * ``about``: when and on what it was fitted, its settings, its out-of-fold figures, and the
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Self
@@ -156,6 +156,7 @@ class Model:
     cut: float
     relative_cut: float
     about: dict[str, Any]
+    guard: Any = None  # the selection's recall guard (``bodytext.Guard``), None: off
 
     def first_pass(self, rows: Table) -> np.ndarray:
         return self.first.probabilities(rows)
@@ -172,7 +173,8 @@ class Model:
     def to_json(self) -> dict[str, Any]:
         return {
             "about": self.about,
-            "selection": {"cut": self.cut, "relative_cut": self.relative_cut},
+            "selection": {"cut": self.cut, "relative_cut": self.relative_cut}
+            | ({"guard": asdict(self.guard)} if self.guard is not None else {}),
             "first_pass": self.first.to_json(),
             "second_pass": self.second.to_json(),
             "article": self.article.to_json(),
@@ -191,6 +193,7 @@ class Model:
                 cut=float(data["selection"]["cut"]),
                 relative_cut=float(data["selection"]["relative_cut"]),
                 about=dict(data.get("about", {})),
+                guard=_guard(data["selection"].get("guard")),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ModelError(f"model file lacks {exc}") from None
@@ -209,6 +212,12 @@ def write_model(model: Model, path: Path = MODEL_FILE) -> None:
     data = model.to_json()
     Model.from_json(json.loads(json.dumps(data)))
     Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def _guard(data: dict[str, Any] | None) -> Any:
+    from . import Guard  # the guard is the selection's idea; read here only
+
+    return Guard(**{key: float(value) for key, value in data.items()}) if data else None
 
 
 @cache
