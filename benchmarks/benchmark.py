@@ -50,12 +50,21 @@ from pathlib import Path
 
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.page.decoding import decode
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.evaluation.report import (
-    Outcome, Run, available_extractors, count_and_share, fmt, machine_description, markdown_table, our_method,
-    run_isolated, source_table, summarize,
+    Outcome,
+    Run,
+    available_extractors,
+    count_and_share,
+    fmt,
+    machine_description,
+    markdown_table,
+    our_method,
+    run_isolated,
+    source_table,
+    summarize,
 )
+from scrapy_bodytext.page.decoding import decode
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "dev"
 BASELINE = "lxml.html"
@@ -63,10 +72,28 @@ FRONT_END = "front end"
 
 #: page language code -> jusText stop-word list name (languages jusText ships)
 JUSTEXT_LANGUAGES = {
-    "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "pt": "Portuguese",
-    "nl": "Dutch", "cs": "Czech", "pl": "Polish", "ru": "Russian", "sv": "Swedish", "da": "Danish",
-    "fi": "Finnish", "no": "Norwegian_Bokmal", "tr": "Turkish", "hu": "Hungarian", "ro": "Romanian",
-    "id": "Indonesian", "ar": "Arabic", "ko": "Korean", "lv": "Latvian", "uk": "Ukrainian",
+    "en": "English",
+    "de": "German",
+    "fr": "French",
+    "es": "Spanish",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+    "cs": "Czech",
+    "pl": "Polish",
+    "ru": "Russian",
+    "sv": "Swedish",
+    "da": "Danish",
+    "fi": "Finnish",
+    "no": "Norwegian_Bokmal",
+    "tr": "Turkish",
+    "hu": "Hungarian",
+    "ro": "Romanian",
+    "id": "Indonesian",
+    "ar": "Arabic",
+    "ko": "Korean",
+    "lv": "Latvian",
+    "uk": "Ukrainian",
 }
 
 
@@ -195,10 +222,14 @@ def alternating_table(seconds: dict[str, list[float]], pages: int) -> str:
     rows = []
     for name, per_round in seconds.items():
         ratios = [s / b for s, b in zip(per_round, base)]
-        rows.append([
-            name, fmt(1000 * sum(per_round) / (pages * len(per_round)), 2), fmt(sum(per_round) / sum(base), 2),
-            f"{fmt(statistics.median(ratios), 2)} ({fmt(min(ratios), 2)}-{fmt(max(ratios), 2)})",
-        ])
+        rows.append(
+            [
+                name,
+                fmt(1000 * sum(per_round) / (pages * len(per_round)), 2),
+                fmt(sum(per_round) / sum(base), 2),
+                f"{fmt(statistics.median(ratios), 2)} ({fmt(min(ratios), 2)}-{fmt(max(ratios), 2)})",
+            ]
+        )
     return markdown_table(headers, rows)
 
 
@@ -220,14 +251,17 @@ def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> No
     seconds = alternate(folder, names, rounds)
     print(f"Corpus {folder}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
     print()
-    print("CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
-          "included); the front end is decoding, parsing and the shared columns without any method.")
+    print(
+        "CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
+        "included); the front end is decoding, parsing and the shared columns without any method."
+    )
     print()
     print(alternating_table(seconds, pages))
     if top:
         print()
-        print(f"Profile of the default method ({ExtractConfig().extractor}, front end included), "
-              f"top {top} by own time:")
+        print(
+            f"Profile of the default method ({ExtractConfig().extractor}, front end included), top {top} by own time:"
+        )
         print()
         print(profile(folder, top))
 
@@ -237,8 +271,19 @@ def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> No
 
 def benchmark_table(figures: dict[str, dict], baseline: str) -> str:
     base_seconds = figures[baseline]["seconds"] if baseline in figures else None
-    headers = ["method", "token F1", "shingle F1", "accuracy", "articles dropped", "non-articles kept", "Brier",
-               "pages/s CPU", "× lxml time", "peak RSS MB", "errors"]
+    headers = [
+        "method",
+        "token F1",
+        "shingle F1",
+        "accuracy",
+        "articles dropped",
+        "non-articles kept",
+        "Brier",
+        "pages/s CPU",
+        "× lxml time",
+        "peak RSS MB",
+        "errors",
+    ]
     rows = []
     for name, f in figures.items():
         if f.get("failure"):
@@ -246,29 +291,45 @@ def benchmark_table(figures: dict[str, dict], baseline: str) -> str:
             continue
         quality = name != baseline
         ratio = f["seconds"] / base_seconds if base_seconds else None
-        rows.append([
-            name, fmt(f["f1_mean"] if quality else None), fmt(f["shingle_f1"] if quality else None),
-            fmt(f["accuracy"] if quality else None),
-            count_and_share(f["articles_dropped"], f["articles_dropped_share"]) if quality else "-",
-            count_and_share(f["non_articles_kept"], f["non_articles_kept_share"]) if quality else "-",
-            fmt(f["brier"]), fmt(f["pages_per_s"], 1), fmt(ratio, 2), fmt(f["peak_rss_mb"], 0), fmt(f["errors"]),
-        ])
+        rows.append(
+            [
+                name,
+                fmt(f["f1_mean"] if quality else None),
+                fmt(f["shingle_f1"] if quality else None),
+                fmt(f["accuracy"] if quality else None),
+                count_and_share(f["articles_dropped"], f["articles_dropped_share"]) if quality else "-",
+                count_and_share(f["non_articles_kept"], f["non_articles_kept_share"]) if quality else "-",
+                fmt(f["brier"]),
+                fmt(f["pages_per_s"], 1),
+                fmt(ratio, 2),
+                fmt(f["peak_rss_mb"], 0),
+                fmt(f["errors"]),
+            ]
+        )
     return markdown_table(headers, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS), metavar="DIR")
     parser.add_argument("--extractor", action="append", metavar="NAME", help="our extractor(s) to run (default all)")
     parser.add_argument("--no-peers", action="store_true", help="leave the peer libraries out")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
-    parser.add_argument("--alternate", action="store_true",
-                        help="speed only: bare lxml, the front end and our methods take turns page by page in one "
-                             "process")
+    parser.add_argument(
+        "--alternate",
+        action="store_true",
+        help="speed only: bare lxml, the front end and our methods take turns page by page in one process",
+    )
     parser.add_argument("--rounds", type=int, default=1, metavar="N", help="with --alternate: passes over the corpus")
-    parser.add_argument("--profile", type=int, default=0, metavar="N",
-                        help="with --alternate: also print the N functions the default method spends most time in")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --alternate: also print the N functions the default method spends most time in",
+    )
     args = parser.parse_args(argv)
     folder = Path(args.corpus)
     if not (folder / "index.jsonl").is_file():
@@ -299,16 +360,22 @@ def main(argv: list[str] | None = None) -> int:
 
     machine = machine_description()
     first = figures[BASELINE]
-    print(f"Corpus {folder}: {first['pages']} pages ({first['articles']} articles, {first['non_articles']} "
-          f"non-articles); {machine['summary']}")
+    print(
+        f"Corpus {folder}: {first['pages']} pages ({first['articles']} articles, {first['non_articles']} "
+        f"non-articles); {machine['summary']}"
+    )
     print()
-    print("Text quality on article pages (token F1 mean, 4-gram shingle F1), article judgement on all pages, "
-          "CPU time (decoding and parsing included) and peak RSS, each method in its own process.")
+    print(
+        "Text quality on article pages (token F1 mean, 4-gram shingle F1), article judgement on all pages, "
+        "CPU time (decoding and parsing included) and peak RSS, each method in its own process."
+    )
     print()
     print(benchmark_table(figures, BASELINE))
     print()
-    print("Per source (pages): token F1 mean / shingle F1 on article pages; share judged article on sources of "
-          "non-articles.")
+    print(
+        "Per source (pages): token F1 mean / shingle F1 on article pages; share judged article on sources of "
+        "non-articles."
+    )
     print()
     print(source_table({name: f for name, f in figures.items() if name != BASELINE}))
     notes = []

@@ -86,8 +86,14 @@ def configurations(counts: list[int]) -> dict[str, dict[str, Any]]:
 
 def selected_rows(corpus: Path, pages: int | None) -> list[dict]:
     """Index rows of the pages to serve: all of them, or ``pages`` evenly spaced in id order."""
-    rows = sorted((json.loads(line) for line in (corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()
-                   if line.strip()), key=lambda row: row["id"])
+    rows = sorted(
+        (
+            json.loads(line)
+            for line in (corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ),
+        key=lambda row: row["id"],
+    )
     if pages is None or pages >= len(rows):
         return rows
     return [rows[index * len(rows) // pages] for index in range(pages)]
@@ -98,6 +104,7 @@ def page_path(row: dict) -> str:
 
 
 # --- the site: a child process serving the pages -------------------------------------------------
+
 
 def serve(corpus: Path, pages: int | None, latency: float) -> None:
     """Serve the selected pages, each after ``latency`` seconds, until stdin closes; print the base URL
@@ -234,6 +241,7 @@ class TreeSampler:
     def cpu_between(self, start: float, end: float) -> tuple[float, float, float, float]:
         """CPU seconds of the crawl's processes, of the crawl process alone, of the server and of other
         jobs between two ``time.time()`` values."""
+
         def at(when: float, column: int) -> float:
             points = self.series
             if not points:
@@ -245,6 +253,7 @@ class TreeSampler:
                     share = (when - before[0]) / ((after[0] - before[0]) or 1.0)
                     return before[column] + share * (after[column] - before[column])
             return points[-1][column]
+
         return tuple(at(end, column) - at(start, column) for column in (1, 2, 3, 4))  # type: ignore[return-value]
 
     def __enter__(self) -> TreeSampler:
@@ -257,6 +266,7 @@ class TreeSampler:
 
 
 # --- one crawl ---------------------------------------------------------------------------------
+
 
 def crawl_once(site: Site, urls: Path, settings: dict[str, Any], folder: Path, cpus: int) -> dict[str, Any]:
     """One crawl of every URL in ``urls`` in a fresh process: pages/s, CPU, peak RSS, outcome counts."""
@@ -289,8 +299,9 @@ def crawl_once(site: Site, urls: Path, settings: dict[str, Any], folder: Path, c
     }
 
 
-def run(corpus: Path, pages: int | None, latency: float, rounds: int, worker_counts: list[int],
-        cpus: int) -> dict[str, Any]:
+def run(
+    corpus: Path, pages: int | None, latency: float, rounds: int, worker_counts: list[int], cpus: int
+) -> dict[str, Any]:
     sys.path.insert(0, str(TESTS))
     configs = configurations(worker_counts)
     names = list(configs)
@@ -299,31 +310,49 @@ def run(corpus: Path, pages: int | None, latency: float, rounds: int, worker_cou
         urls = Path(temp) / "urls.txt"
         urls.write_text("\n".join(site.base_url + page_path(row) for row in selected_rows(corpus, pages)))
         for number in range(rounds):
-            for name in names[number % len(names):] + names[:number % len(names)]:  # alternate the order
+            for name in names[number % len(names) :] + names[: number % len(names)]:  # alternate the order
                 folder = Path(temp) / f"{number}-{names.index(name)}"
                 folder.mkdir()
                 figures = crawl_once(site, urls, configs[name], folder, cpus)
                 runs[name].append(figures)
-                print(f"round {number + 1}/{rounds} {name}: {figures['pages_per_second']:.1f} pages/s, "
-                      f"{figures['cpu_ms_per_page']:.1f} CPU ms/page, "
-                      f"{100 * figures['pages_per_second'] / figures['bound']:.0f} % of bound, "
-                      f"{figures['peak_rss_crawl_mb']:.0f} MB / {figures['peak_rss_all_mb']:.0f} MB, "
-                      f"stored {figures['stored']}, dropped {figures['dropped']}, "
-                      f"other jobs kept {figures['other_jobs_cpus']:.2f} CPUs busy",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"round {number + 1}/{rounds} {name}: {figures['pages_per_second']:.1f} pages/s, "
+                    f"{figures['cpu_ms_per_page']:.1f} CPU ms/page, "
+                    f"{100 * figures['pages_per_second'] / figures['bound']:.0f} % of bound, "
+                    f"{figures['peak_rss_crawl_mb']:.0f} MB / {figures['peak_rss_all_mb']:.0f} MB, "
+                    f"stored {figures['stored']}, dropped {figures['dropped']}, "
+                    f"other jobs kept {figures['other_jobs_cpus']:.2f} CPUs busy",
+                    file=sys.stderr,
+                    flush=True,
+                )
     return {name: summary(found, cpus) for name, found in runs.items()}
 
 
 def summary(runs: list[dict], cpus: int) -> dict[str, Any]:
     """Medians over the rounds, the bound of the median CPU per page, and every round's throughput."""
-    medians = {key: statistics.median(run[key] for run in runs)
-               for key in ("pages_per_second", "peak_rss_crawl_mb", "peak_rss_all_mb", "cpu_ms_per_page",
-                           "crawl_process_cpu_ms_per_page", "server_cpu_ms_per_page", "other_jobs_cpus")}
+    medians = {
+        key: statistics.median(run[key] for run in runs)
+        for key in (
+            "pages_per_second",
+            "peak_rss_crawl_mb",
+            "peak_rss_all_mb",
+            "cpu_ms_per_page",
+            "crawl_process_cpu_ms_per_page",
+            "server_cpu_ms_per_page",
+            "other_jobs_cpus",
+        )
+    }
     bound = cpus / (medians["cpu_ms_per_page"] / 1000)
-    return {**medians, "bound": bound, "percent_of_bound": 100 * medians["pages_per_second"] / bound,
-            "pages": runs[0]["pages"], "rounds": [round(run["pages_per_second"], 1) for run in runs],
-            "stored": runs[-1]["stored"], "dropped": runs[-1]["dropped"],
-            "workers_lost": sum(run["workers_lost"] for run in runs)}
+    return {
+        **medians,
+        "bound": bound,
+        "percent_of_bound": 100 * medians["pages_per_second"] / bound,
+        "pages": runs[0]["pages"],
+        "rounds": [round(run["pages_per_second"], 1) for run in runs],
+        "stored": runs[-1]["stored"],
+        "dropped": runs[-1]["dropped"],
+        "workers_lost": sum(run["workers_lost"] for run in runs),
+    }
 
 
 def cost(figures: dict[str, Any], name: str) -> float:
@@ -337,16 +366,39 @@ def table(figures: dict[str, Any]) -> str:
     rows = []
     for name, found in figures.items():
         lost = "" if name == NO_PLUGIN else f"{cost(figures, name):.1f} %"
-        rows.append([name, f"{found['pages_per_second']:.1f}", lost, f"{found['cpu_ms_per_page']:.1f}",
-                     f"{found['crawl_process_cpu_ms_per_page']:.1f}", f"{found['bound']:.1f}",
-                     f"{found['percent_of_bound']:.1f} %",
-                     f"{found['server_cpu_ms_per_page']:.1f}", f"{found['other_jobs_cpus']:.2f}",
-                     f"{found['peak_rss_crawl_mb']:.0f}",
-                     f"{found['peak_rss_all_mb']:.0f}", ", ".join(f"{value:.1f}" for value in found["rounds"])])
-    return markdown_table(["crawl", "pages/s (median)", "throughput cost", "CPU ms/page",
-                           "of which crawl process", "bound (pages/s)",
-                           "% of bound", "server CPU ms/page", "other jobs (CPUs busy)", "peak RSS crawl process (MB)",
-                           "peak RSS all processes (MB)", "pages/s of each round"], rows)
+        rows.append(
+            [
+                name,
+                f"{found['pages_per_second']:.1f}",
+                lost,
+                f"{found['cpu_ms_per_page']:.1f}",
+                f"{found['crawl_process_cpu_ms_per_page']:.1f}",
+                f"{found['bound']:.1f}",
+                f"{found['percent_of_bound']:.1f} %",
+                f"{found['server_cpu_ms_per_page']:.1f}",
+                f"{found['other_jobs_cpus']:.2f}",
+                f"{found['peak_rss_crawl_mb']:.0f}",
+                f"{found['peak_rss_all_mb']:.0f}",
+                ", ".join(f"{value:.1f}" for value in found["rounds"]),
+            ]
+        )
+    return markdown_table(
+        [
+            "crawl",
+            "pages/s (median)",
+            "throughput cost",
+            "CPU ms/page",
+            "of which crawl process",
+            "bound (pages/s)",
+            "% of bound",
+            "server CPU ms/page",
+            "other jobs (CPUs busy)",
+            "peak RSS crawl process (MB)",
+            "peak RSS all processes (MB)",
+            "pages/s of each round",
+        ],
+        rows,
+    )
 
 
 def load_average() -> str:
@@ -354,16 +406,26 @@ def load_average() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS), metavar="DIR")
     parser.add_argument("--pages", type=int, metavar="N", help="serve N evenly spaced pages (default all)")
-    parser.add_argument("--latency", type=float, default=0.0, metavar="S",
-                        help="seconds the server waits before each answer (default 0)")
+    parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="seconds the server waits before each answer (default 0)",
+    )
     parser.add_argument("--rounds", type=int, default=3, metavar="R", help="crawls per configuration (default 3)")
-    parser.add_argument("--workers", type=worker_counts, metavar="N[,N...]",
-                        help="BODYTEXT_WORKERS of the workers crawl, or of one workers crawl each (default: the "
-                             "plugin's default for this machine, at least 1)")
+    parser.add_argument(
+        "--workers",
+        type=worker_counts,
+        metavar="N[,N...]",
+        help="BODYTEXT_WORKERS of the workers crawl, or of one workers crawl each (default: the "
+        "plugin's default for this machine, at least 1)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -371,40 +433,57 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         serve(corpus, args.pages, args.latency)
         return 0
-    from scrapy_bodytext.workers.cpus import usable_cpus
     from scrapy_bodytext.evaluation.report import machine_description
     from scrapy_bodytext.plugin.settings import load_settings
+    from scrapy_bodytext.workers.cpus import usable_cpus
 
     counts = args.workers or [max(1, load_settings({}).workers)]
     cpus = usable_cpus()
     load_before = load_average()
     figures = run(corpus, args.pages, args.latency, args.rounds, counts, cpus.count)
     pages = figures[NO_PLUGIN]["pages"]
-    print(f"Crawl of {pages} real pages on 127.0.0.1 answered after {args.latency:g} s, median of {args.rounds} "
-          f"rounds; {machine_description()['summary']}; {cpus}; load average (1, 5, 15 min) before the run "
-          f"{load_before}, after it {load_average()}\n")
+    print(
+        f"Crawl of {pages} real pages on 127.0.0.1 answered after {args.latency:g} s, median of {args.rounds} "
+        f"rounds; {machine_description()['summary']}; {cpus}; load average (1, 5, 15 min) before the run "
+        f"{load_before}, after it {load_average()}\n"
+    )
     print(table(figures))
-    print(f"\nbound: {cpus.count} usable CPUs / CPU seconds per page of that crawl (its processes, spider open "
-          "to close); % of bound: pages/s / bound.")
+    print(
+        f"\nbound: {cpus.count} usable CPUs / CPU seconds per page of that crawl (its processes, spider open "
+        "to close); % of bound: pages/s / bound."
+    )
     for count in counts:
         name = workers_name(count)
         found = figures[name]
-        print(f"{name}: {found['pages_per_second']:.1f} pages/s = {found['percent_of_bound']:.1f} % of the bound "
-              f"{found['bound']:.1f} pages/s (target at least 85 %: "
-              f"{'met' if found['percent_of_bound'] >= 85 else 'not met'}); plugin cost {cost(figures, name):.1f} % "
-              f"of the crawl's throughput (target at most 10 %: {'met' if cost(figures, name) <= 10 else 'not met'})")
+        print(
+            f"{name}: {found['pages_per_second']:.1f} pages/s = {found['percent_of_bound']:.1f} % of the bound "
+            f"{found['bound']:.1f} pages/s (target at least 85 %: "
+            f"{'met' if found['percent_of_bound'] >= 85 else 'not met'}); plugin cost {cost(figures, name):.1f} % "
+            f"of the crawl's throughput (target at most 10 %: {'met' if cost(figures, name) <= 10 else 'not met'})"
+        )
     print(f"{IN_PROCESS}: plugin cost {cost(figures, IN_PROCESS):.1f} %.")
     for count in counts:
         found = figures[workers_name(count)]
         own = found["crawl_process_cpu_ms_per_page"]
         extraction = found["cpu_ms_per_page"] - own
-        print(f"With {count} worker process(es), the crawl process spent {own:.1f} CPU ms per page itself: alone on "
-              f"a core it hands out at most {1000 / own:.0f} pages/s, which keep {extraction / own:.1f} workers busy "
-              f"at the {extraction:.1f} CPU ms per page they (and the forkserver) spent.")
+        print(
+            f"With {count} worker process(es), the crawl process spent {own:.1f} CPU ms per page itself: alone on "
+            f"a core it hands out at most {1000 / own:.0f} pages/s, which keep {extraction / own:.1f} workers busy "
+            f"at the {extraction:.1f} CPU ms per page they (and the forkserver) spent."
+        )
     if args.json:
-        Path(args.json).write_text(json.dumps({"machine": machine_description(), "usable_cpus": str(cpus),
-                                               "workers": counts, "latency": args.latency, "figures": figures},
-                                              indent=2))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "machine": machine_description(),
+                    "usable_cpus": str(cpus),
+                    "workers": counts,
+                    "latency": args.latency,
+                    "figures": figures,
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

@@ -31,15 +31,34 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from archive_damage import CONTAINERS, Tally, bundled_pages, corpus_pages, pick_pages, run  # noqa: E402
 
-COLUMNS = ("container", "points", "records", "damaged", "removed", "intact", "intact back", "intact lost",
-           "reports (by kind)", "broken")
+COLUMNS = (
+    "container",
+    "points",
+    "records",
+    "damaged",
+    "removed",
+    "intact",
+    "intact back",
+    "intact lost",
+    "reports (by kind)",
+    "broken",
+)
 
 
 def row(name: str, tally: Tally) -> list[str]:
     kinds = ", ".join(f"{kind} {count}" for kind, count in tally.reports.most_common())
-    return [name, str(tally.points), str(tally.records), str(tally.damaged), str(tally.removed), str(tally.intact),
-            str(tally.intact_extracted), str(tally.intact_lost), f"{sum(tally.reports.values())} ({kinds})",
-            str(len(tally.problems))]
+    return [
+        name,
+        str(tally.points),
+        str(tally.records),
+        str(tally.damaged),
+        str(tally.removed),
+        str(tally.intact),
+        str(tally.intact_extracted),
+        str(tally.intact_lost),
+        f"{sum(tally.reports.values())} ({kinds})",
+        str(len(tally.problems)),
+    ]
 
 
 def total(tallies: list[Tally]) -> Tally:
@@ -54,7 +73,9 @@ def total(tallies: list[Tally]) -> Tally:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="labelled corpus folder (default %(default)s)")
+    parser.add_argument(
+        "--corpus", type=Path, default=DEFAULT_CORPUS, help="labelled corpus folder (default %(default)s)"
+    )
     parser.add_argument("--pages", type=int, default=60, help="pages per archive (default %(default)s)")
     parser.add_argument("--points", type=int, default=100, help="damages per container (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
@@ -65,8 +86,11 @@ def main() -> int:
     from_corpus = (args.corpus / "index.jsonl").is_file()
     pages = pick_pages(corpus_pages(args.corpus) if from_corpus else bundled_pages(), args.pages, args.seed)
     source = f"corpus {args.corpus}" if from_corpus else "the bundled test pages"
-    print(f"{args.pages} pages from {source}, {args.points} damages per container, seed {args.seed}, "
-          f"{'unseekable stream' if args.unseekable else 'seekable file'}", flush=True)
+    print(
+        f"{args.pages} pages from {source}, {args.points} damages per container, seed {args.seed}, "
+        f"{'unseekable stream' if args.unseekable else 'seekable file'}",
+        flush=True,
+    )
     started = time.perf_counter()
     containers = tuple(args.containers.split(","))
     tallies = run(containers, pages, args.points, args.seed, seekable=not args.unseekable)

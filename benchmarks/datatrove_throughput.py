@@ -48,8 +48,14 @@ COMMAND = "scrapy-bodytext extract"
 
 def selected_rows(corpus: Path, pages: int | None) -> list[dict]:
     """Index rows of the pages: all of them, or ``pages`` evenly spaced in id order."""
-    rows = sorted((json.loads(line) for line in (corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()
-                   if line.strip()), key=lambda row: row["id"])
+    rows = sorted(
+        (
+            json.loads(line)
+            for line in (corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ),
+        key=lambda row: row["id"],
+    )
     if pages is None or pages >= len(rows):
         return rows
     return [rows[index * len(rows) // pages] for index in range(pages)]
@@ -71,8 +77,11 @@ def write_archives(corpus: Path, rows: list[dict], folder: Path, files: int) -> 
             request = StatusAndHeaders("GET / HTTP/1.1", [("Host", "example.org")], is_http_request=True)
             writer.write_record(writer.create_warc_record(url, "request", http_headers=request))
             http = StatusAndHeaders("200 OK", [("Content-Type", content_type)], protocol="HTTP/1.1")
-            writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
-                                                          length=len(body), http_headers=http))
+            writer.write_record(
+                writer.create_warc_record(
+                    url, "response", payload=io.BytesIO(body), length=len(body), http_headers=http
+                )
+            )
     finally:
         for output in outputs:
             output.close()
@@ -88,7 +97,10 @@ def run_executor(folder: str, output: str, workers: int) -> None:
     tasks = len(list(Path(folder).glob("*.warc.gz")))
     LocalPipelineExecutor(
         [ArchiveReader(folder, glob_pattern="*.warc.gz"), BodyTextExtractor(fields="metadata"), JsonlWriter(output)],
-        tasks=tasks, workers=workers, logging_dir=str(Path(output) / "logs"), start_method="fork",
+        tasks=tasks,
+        workers=workers,
+        logging_dir=str(Path(output) / "logs"),
+        start_method="fork",
         skip_completed=False,
     ).run()
 
@@ -134,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rows = selected_rows(args.corpus, args.pages)
     counts = [int(part) for part in args.workers.split(",")]
-    configurations = {COMMAND: (1, None), **{f"datatrove local executor, {n} worker{'s' if n > 1 else ''}": (n, n)
-                                             for n in counts}}
+    configurations = {
+        COMMAND: (1, None),
+        **{f"datatrove local executor, {n} worker{'s' if n > 1 else ''}": (n, n) for n in counts},
+    }
     runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in configurations}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as temporary:
@@ -146,24 +160,29 @@ def main(argv: list[str] | None = None) -> int:
         size = sum(path.stat().st_size for path in folder.iterdir())
         for round_number in range(args.rounds):
             for name, (_, workers) in configurations.items():
-                run = (command_run(folder, out) if workers is None
-                       else executor_run(folder, out, workers, round_number))
+                run = command_run(folder, out) if workers is None else executor_run(folder, out, workers, round_number)
                 runs[name].append(run)
                 print(f"{name}: {run[0]:.1f} s, {run[1]:.1f} s CPU", file=sys.stderr)
     load_after = os.getloadavg()
     pages = len(rows)
-    print(f"{pages} pages in {args.files} .warc.gz files ({size / 1e6:.1f} MB), median of {args.rounds} round(s); "
-          f"{date.today()}, {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs; "
-          f"load average (1, 5, 15 min) before {', '.join(f'{v:.2f}' for v in load_before)}, "
-          f"after {', '.join(f'{v:.2f}' for v in load_after)}\n")
-    print("| run | processes extracting | pages/s | CPU ms/page | pages/s per core | articles written | "
-          "seconds of each round |")
+    print(
+        f"{pages} pages in {args.files} .warc.gz files ({size / 1e6:.1f} MB), median of {args.rounds} round(s); "
+        f"{date.today()}, {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs; "
+        f"load average (1, 5, 15 min) before {', '.join(f'{v:.2f}' for v in load_before)}, "
+        f"after {', '.join(f'{v:.2f}' for v in load_after)}\n"
+    )
+    print(
+        "| run | processes extracting | pages/s | CPU ms/page | pages/s per core | articles written | "
+        "seconds of each round |"
+    )
     print("|:--|--:|--:|--:|--:|--:|--:|")
     for name, (cores, _) in configurations.items():
         walls = [wall for wall, _, _ in runs[name]]
         cpu_ms = 1000 * statistics.median(cpu for _, cpu, _ in runs[name]) / pages
-        print(f"| {name} | {cores} | {pages / statistics.median(walls):.1f} | {cpu_ms:.1f} | {1000 / cpu_ms:.1f} | "
-              f"{runs[name][-1][2]} | {', '.join(f'{w:.1f}' for w in walls)} |")
+        print(
+            f"| {name} | {cores} | {pages / statistics.median(walls):.1f} | {cpu_ms:.1f} | {1000 / cpu_ms:.1f} | "
+            f"{runs[name][-1][2]} | {', '.join(f'{w:.1f}' for w in walls)} |"
+        )
     return 0
 
 

@@ -63,8 +63,10 @@ class Tracker:
         print(f"{self.label}: page {count} rss {rss} MB peak {hwm} MB ({elapsed:.0f} s)", flush=True)
 
     def summary(self) -> None:
-        print(f"{self.label}: start {self.start} MB, max {self.max} MB, end {self.end} MB "
-              f"(peak VmHWM {memory()[1]} MB)", flush=True)
+        print(
+            f"{self.label}: start {self.start} MB, max {self.max} MB, end {self.end} MB (peak VmHWM {memory()[1]} MB)",
+            flush=True,
+        )
 
 
 def corpus_bodies(folder: Path) -> list[bytes]:
@@ -106,20 +108,31 @@ def soak_crawl(bodies: list[bytes], pages: int, every: int, extractor: str | Non
         settings = {
             "ADDONS": {"scrapy_bodytext.Addon": 0},
             "FEEDS": {str(Path(folder) / "items.jsonl"): {"format": "jsonlines", "encoding": "utf8"}},
-            "LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False,
+            "LOG_LEVEL": "WARNING",
+            "TELNETCONSOLE_ENABLED": False,
+            "ROBOTSTXT_OBEY": False,
             **({"BODYTEXT_EXTRACTOR": extractor} if extractor else {}),
         }
-        spec = {"base": server.url("/page/"), "count": len(bodies), "pages": pages, "every": every,
-                "settings": settings, "stats": str(Path(folder) / "stats.json")}
+        spec = {
+            "base": server.url("/page/"),
+            "count": len(bodies),
+            "pages": pages,
+            "every": every,
+            "settings": settings,
+            "stats": str(Path(folder) / "stats.json"),
+        }
         spec_path = Path(folder) / "spec.json"
         spec_path.write_text(json.dumps(spec))
         child = subprocess.run([sys.executable, __file__, "--crawl-child", str(spec_path)], cwd=REPO)
         stats = json.loads(Path(spec["stats"]).read_text()) if Path(spec["stats"]).exists() else {}
     if child.returncode:
         raise SystemExit(f"the crawl process failed (exit {child.returncode})")
-    print(f"crawl: responses {stats.get('response_received_count')}, items stored "
-          f"{stats.get('item_scraped_count', 0)}, dropped {stats.get('item_dropped_count', 0)}, "
-          f"finish reason {stats.get('finish_reason')}", flush=True)
+    print(
+        f"crawl: responses {stats.get('response_received_count')}, items stored "
+        f"{stats.get('item_scraped_count', 0)}, dropped {stats.get('item_dropped_count', 0)}, "
+        f"finish reason {stats.get('finish_reason')}",
+        flush=True,
+    )
 
 
 def crawl_child(spec_path: str) -> None:

@@ -56,13 +56,20 @@ def main(argv: list[str] | None = None) -> int:
         shares.append((spent[True] - spent[False]) / spent[True])
         with_ms.append(500 * spent[True] / len(pages))
         without_ms.append(500 * spent[False] / len(pages))
-        print(f"round {number}: with metadata {with_ms[-1]:.2f} ms/page, without {without_ms[-1]:.2f} ms/page, "
-              f"metadata {100 * shares[-1]:.1f} %", file=sys.stderr)
+        print(
+            f"round {number}: with metadata {with_ms[-1]:.2f} ms/page, without {without_ms[-1]:.2f} ms/page, "
+            f"metadata {100 * shares[-1]:.1f} %",
+            file=sys.stderr,
+        )
     print(f"{len(pages)} pages, {args.rounds} rounds, {machine_description()['summary']}")
-    print(f"extract() with metadata: {statistics.median(with_ms):.2f} ms/page CPU, without: "
-          f"{statistics.median(without_ms):.2f} ms/page CPU (medians of rounds)")
-    print(f"metadata share of extract(): {100 * statistics.median(shares):.1f} % (median; rounds: "
-          f"{', '.join(f'{100 * s:.1f}' for s in shares)})")
+    print(
+        f"extract() with metadata: {statistics.median(with_ms):.2f} ms/page CPU, without: "
+        f"{statistics.median(without_ms):.2f} ms/page CPU (medians of rounds)"
+    )
+    print(
+        f"metadata share of extract(): {100 * statistics.median(shares):.1f} % (median; rounds: "
+        f"{', '.join(f'{100 * s:.1f}' for s in shares)})"
+    )
     return 0
 
 

@@ -27,7 +27,12 @@ _SCRAPY_EXPORTS = {
 }
 
 __all__ = [
-    "DEFAULT_EXTRACTOR", "ExtractConfig", "ExtractionResult", "Reason", "extract", "extract_with_config",
+    "DEFAULT_EXTRACTOR",
+    "ExtractConfig",
+    "ExtractionResult",
+    "Reason",
+    "extract",
+    "extract_with_config",
     *_SCRAPY_EXPORTS,
 ]
 

@@ -11,14 +11,14 @@ from typing import Any
 
 from . import extractors
 from .config import ExtractConfig
+from .metadata import PageMetadata, read_declared, read_metadata, result_values
+from .output.formats import shows_text, write_selection
+from .page.claims import read_claims
 from .page.decoding import decode
 from .page.document import Document
-from .page.claims import read_claims
-from .output.formats import shows_text, write_selection
-from .metadata import PageMetadata, read_declared, read_metadata, result_values
 from .page.parse import ParsedPage, parse_html
-from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 from .page.sniff import looks_binary
+from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 
 _DEFAULT_CONFIG: ExtractConfig | None = None
 
@@ -121,8 +121,14 @@ def read_page(
         root = parsed.root
         declared = read_declared(root)  # one walk over the declaring tags, before Document() cleans the tree
         metadata = read_metadata(root, url, declared) if with_metadata else None
-        doc = Document(root, url=url, encoding=used_encoding, max_nodes=config.max_nodes, deadline=deadline,
-                       claims=read_claims(root, declared))
+        doc = Document(
+            root,
+            url=url,
+            encoding=used_encoding,
+            max_nodes=config.max_nodes,
+            deadline=deadline,
+            claims=read_claims(root, declared),
+        )
         return doc, parsed, metadata
     except LimitExceeded as exc:
         exc.encoding = used_encoding
@@ -144,16 +150,26 @@ def extract_with_config(
     started = time.perf_counter()
     try:
         doc, parsed, metadata = read_page(
-            body, config, url=url, encoding=encoding, content_type=content_type,
-            deadline=started + config.time_budget, with_metadata=config.metadata,
+            body,
+            config,
+            url=url,
+            encoding=encoding,
+            content_type=content_type,
+            deadline=started + config.time_budget,
+            with_metadata=config.metadata,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh
-            return replace(empty_result(name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding,
-                                        output_format=output_format),
-                           **result_values(metadata, doc.lang or doc.meta_lang, None))
+            return replace(
+                empty_result(
+                    name, Reason.EMPTY, "no text in the page body", encoding=doc.encoding, output_format=output_format
+                ),
+                **result_values(metadata, doc.lang or doc.meta_lang, None),
+            )
         found = extractors.load(name).extract(doc, config.extractor_options)
         text = write_selection(doc, found.slots, output_format, links=config.links)
-        comments = write_selection(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
+        comments = (
+            write_selection(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
+        )
         plain_text = write_selection(doc, found.slots) if config.plain_text and output_format != "text" else ""
     except LimitExceeded as exc:
         return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)

@@ -9,5 +9,7 @@ class MissingExtra(ImportError):
 
 def missing_extra(feature: str, extra: str, cause: ImportError) -> MissingExtra:
     """The error for ``feature`` used without its extra: what is missing and the line that installs it."""
-    return MissingExtra(f"{feature} needs the optional package {(cause.name or extra).split('.')[0]!r}, which is not installed; "
-                        f'install the extra: pip install "scrapy-bodytext[{extra}]"')
+    return MissingExtra(
+        f"{feature} needs the optional package {(cause.name or extra).split('.')[0]!r}, which is not installed; "
+        f'install the extra: pip install "scrapy-bodytext[{extra}]"'
+    )

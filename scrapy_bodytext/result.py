@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 from .page.reasons import SKIP_REASONS, LimitExceeded, Reason
 
 __all__ = ["SKIP_REASONS", "ExtractionResult", "LimitExceeded", "Reason", "empty_result"]
@@ -89,7 +88,12 @@ VALUE_NAMES: dict[str, str] = {
 
 
 def empty_result(
-    extractor: str, reason: Reason, detail: str = "", *, encoding: str | None = None, output_format: str = "text",
+    extractor: str,
+    reason: Reason,
+    detail: str = "",
+    *,
+    encoding: str | None = None,
+    output_format: str = "text",
 ) -> ExtractionResult:
     """The result for a page with nothing to extract: empty text, probability 0."""
     return ExtractionResult("", 0.0, False, extractor, reason, detail, encoding, output_format=output_format)

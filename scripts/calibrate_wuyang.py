@@ -31,26 +31,37 @@ def main() -> None:
     folder = sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
     pages = load_corpus(folder)
     _, text = report(measure(pages, "wuyang"), LogitMap())
-    print("\n".join(line for line in text.splitlines() if "region P" not in line and "module constants" not in line
-                    and "refitted" not in line))
+    print(
+        "\n".join(
+            line
+            for line in text.splitlines()
+            if "region P" not in line and "module constants" not in line and "refitted" not in line
+        )
+    )
 
     results = [(extract(page.body, extractor="wuyang", encoding=page.charset), page.is_article) for page in pages]
     scored = [(r.debug, label) for r, label in results if "d" in r.debug]
     labels = [label for _, label in scored]
-    features = [[debug["d"] - debug["theta_d"], math.log(max(debug["s"], 1) / debug["theta_s"]), -debug["ld"]]
-                for debug, _ in scored]
+    features = [
+        [debug["d"] - debug["theta_d"], math.log(max(debug["s"], 1) / debug["theta_s"]), -debug["ld"]]
+        for debug, _ in scored
+    ]
     a, b, c = fit_logistic(features, labels, balanced_weights(labels), l2=1e-6, bias=False)
     logistic = [a * x[0] + b * x[1] + c * x[2] >= 0 for x in features]
     accepted = [debug["accepted"] for debug, _ in scored]
     print(f"{len(scored)} pages with a stop-word language and a candidate block:")
-    print(f"  balanced accuracy: threshold rule {balanced_accuracy(accepted, labels):.3f}, "
-          f"refitted logistic {balanced_accuracy(logistic, labels):.3f}, both "
-          f"{balanced_accuracy([p and q for p, q in zip(logistic, accepted)], labels):.3f}")
+    print(
+        f"  balanced accuracy: threshold rule {balanced_accuracy(accepted, labels):.3f}, "
+        f"refitted logistic {balanced_accuracy(logistic, labels):.3f}, both "
+        f"{balanced_accuracy([p and q for p, q in zip(logistic, accepted)], labels):.3f}"
+    )
     all_labels = [label for _, label in results]
     current = [r.is_article for r, _ in results]
-    print(f"  all {len(results)} pages, module constants: accuracy "
-          f"{sum(p == y for p, y in zip(current, all_labels)) / len(results):.3f}, balanced accuracy "
-          f"{balanced_accuracy(current, all_labels):.3f}")
+    print(
+        f"  all {len(results)} pages, module constants: accuracy "
+        f"{sum(p == y for p, y in zip(current, all_labels)) / len(results):.3f}, balanced accuracy "
+        f"{balanced_accuracy(current, all_labels):.3f}"
+    )
     print(f"LOGISTIC_A = {a:.4f}\nLOGISTIC_B = {b:.4f}\nLOGISTIC_C = {c:.4f}")
 
 

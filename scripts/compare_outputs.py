@@ -81,8 +81,11 @@ def compare(old_path: Path, new_path: Path) -> int:
         if before is None or after is None:
             print(f"{key[0]} {key[1]}: only in {'new' if before is None else 'old'} fingerprint")
             continue
-        diffs = ", ".join(f"{field}: {before.get(field)!r} -> {after.get(field)!r}"
-                          for field in sorted(before.keys() | after.keys()) if before.get(field) != after.get(field))
+        diffs = ", ".join(
+            f"{field}: {before.get(field)!r} -> {after.get(field)!r}"
+            for field in sorted(before.keys() | after.keys())
+            if before.get(field) != after.get(field)
+        )
         print(f"{key[0]} {key[1]}: {diffs}")
     methods = sorted({method for _, method in old.keys() | new.keys()})
     print(f"{changed} of {len(old.keys() | new.keys())} page outputs changed ({', '.join(methods)})")

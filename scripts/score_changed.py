@@ -58,11 +58,22 @@ def score(changes_path: Path, out_path: Path, folder: Path) -> int:
                     config = configs[method] = ExtractConfig(extractor=method, time_budget=NO_TIME_LIMIT)
                 result = extract_with_config(page.body, config, url=page.url, encoding=page.charset)
                 match = shingle_match(result.text, page.gold_text)
-                out.write(json.dumps({
-                    "id": page.id, "method": method, "source": page.source, "is_article": page.is_article,
-                    "precision": match.precision, "recall": match.recall, "f1": match.f1,
-                    "probability": result.article_probability, "judged_article": result.is_article,
-                }) + "\n")
+                out.write(
+                    json.dumps(
+                        {
+                            "id": page.id,
+                            "method": method,
+                            "source": page.source,
+                            "is_article": page.is_article,
+                            "precision": match.precision,
+                            "recall": match.recall,
+                            "f1": match.f1,
+                            "probability": result.article_probability,
+                            "judged_article": result.is_article,
+                        }
+                    )
+                    + "\n"
+                )
     return 0
 
 
@@ -77,8 +88,10 @@ def _moves(pairs: list[tuple[float, float]]) -> str:
     worse = sum(after < before - EPSILON for before, after in pairs)
     mean_before = fmean(before for before, _ in pairs)
     mean_after = fmean(after for _, after in pairs)
-    return (f"{better} better, {worse} worse, {len(pairs) - better - worse} same; "
-            f"mean {mean_before:.3f} -> {mean_after:.3f}")
+    return (
+        f"{better} better, {worse} worse, {len(pairs) - better - worse} same; "
+        f"mean {mean_before:.3f} -> {mean_after:.3f}"
+    )
 
 
 def summary(before_path: Path, after_path: Path) -> int:

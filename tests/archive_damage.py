@@ -37,21 +37,26 @@ MAX_BODY = 10_000_000
 OUTCOMES = ("html", "skipped")  # the kinds of entry a record gives; anything else reports damage
 
 
-def pick_pages(pages: list[tuple[str, bytes]], count: int, seed: int,
-               max_size: int = 60_000) -> list[tuple[str, bytes]]:
+def pick_pages(
+    pages: list[tuple[str, bytes]], count: int, seed: int, max_size: int = 60_000
+) -> list[tuple[str, bytes]]:
     """``count`` of the pages (URL, bytes) of at most ``max_size`` bytes, picked at random (cycled
     when there are fewer)."""
     small = [page for page in pages if len(page[1]) <= max_size]
     picked = random.Random(seed).sample(small, min(count, len(small)))
-    return [(f"{url}#{number}" if number >= len(picked) else url, body)
-            for number, (url, body) in enumerate(picked[i % len(picked)] for i in range(count))]
+    return [
+        (f"{url}#{number}" if number >= len(picked) else url, body)
+        for number, (url, body) in enumerate(picked[i % len(picked)] for i in range(count))
+    ]
 
 
 def corpus_pages(folder: Path) -> list[tuple[str, bytes]]:
     """The pages of a labelled corpus folder (index.jsonl and pages/)."""
     rows = [json.loads(line) for line in (folder / "index.jsonl").read_text(encoding="utf-8").splitlines()]
-    return [(row["url"] or f"https://example.org/{row['id']}", gzip.decompress((folder / row["file"]).read_bytes()))
-            for row in rows]
+    return [
+        (row["url"] or f"https://example.org/{row['id']}", gzip.decompress((folder / row["file"]).read_bytes()))
+        for row in rows
+    ]
 
 
 def bundled_pages() -> list[tuple[str, bytes]]:
@@ -108,15 +113,26 @@ class _WarcBuilder:
                 headers.append(("Transfer-Encoding", "chunked"))
             self._response(url, body, "200 OK", headers)
             if number % 5 == 3:
-                self._response(url + "?missing", b"<html><body>Not found</body></html>", "404 Not Found",
-                               [("Content-Type", "text/html")])
-                self._response(url + ".png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8, "200 OK",
-                               [("Content-Type", "image/png")])
+                self._response(
+                    url + "?missing",
+                    b"<html><body>Not found</body></html>",
+                    "404 Not Found",
+                    [("Content-Type", "text/html")],
+                )
+                self._response(
+                    url + ".png",
+                    b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
+                    "200 OK",
+                    [("Content-Type", "image/png")],
+                )
 
     def _response(self, url: str, body: bytes, status: str, headers: list[tuple[str, str]]) -> None:
         http = StatusAndHeaders(status, headers, protocol="HTTP/1.1")
-        self._write(self.writer.create_warc_record(url, "response", payload=io.BytesIO(body), length=len(body),
-                                                   http_headers=http))
+        self._write(
+            self.writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), length=len(body), http_headers=http
+            )
+        )
 
     def _write(self, record) -> None:
         number = len(self.spans) + 1  # fixed ids and dates: the same bytes on every run
@@ -153,7 +169,7 @@ class _ArcBuilder:
 
 
 def _parts(data: bytes, size: int) -> list[bytes]:
-    return [data[i:i + size] for i in range(0, len(data), size)]
+    return [data[i : i + size] for i in range(0, len(data), size)]
 
 
 @dataclass(frozen=True)
@@ -169,13 +185,13 @@ class Damage:
 
     def apply(self, data: bytes) -> bytes:
         if self.how == "flip":
-            flipped = bytes(a ^ b for a, b in zip(data[self.offset:self.offset + self.size], self.garbage))
-            return data[:self.offset] + flipped + data[self.offset + len(flipped):]
+            flipped = bytes(a ^ b for a, b in zip(data[self.offset : self.offset + self.size], self.garbage))
+            return data[: self.offset] + flipped + data[self.offset + len(flipped) :]
         if self.how == "cut":
-            return data[:self.offset] + data[self.offset + self.size:]
+            return data[: self.offset] + data[self.offset + self.size :]
         if self.how == "insert":
-            return data[:self.offset] + self.garbage + data[self.offset:]
-        return data[:self.offset]
+            return data[: self.offset] + self.garbage + data[self.offset :]
+        return data[: self.offset]
 
     def effect(self, archive: Archive) -> tuple[set[int], set[int]]:
         """(damaged, removed): records whose bytes are changed in part, and records gone as a whole
@@ -223,8 +239,10 @@ def random_damage(rng: random.Random, archive: Archive) -> Damage:
     if how == "insert":
         garbage = bytearray(rng.randbytes(rng.choice((1, 16, 300))))
         if rng.random() < 0.3:  # something that looks like the start of a record, to mislead a resync
-            lure = rng.choice((b"\x1f\x8b\x08\x00", b"\r\nWARC/1.0\r\nContent-Length: 5\r\n", b"\nhttp://x.org/ 1.2.3.4 "))
-            garbage[rng.randrange(len(garbage) + 1):0] = lure
+            lure = rng.choice(
+                (b"\x1f\x8b\x08\x00", b"\r\nWARC/1.0\r\nContent-Length: 5\r\n", b"\nhttp://x.org/ 1.2.3.4 ")
+            )
+            garbage[rng.randrange(len(garbage) + 1) : 0] = lure
         if not bytes(garbage).strip(b"\r\n"):
             garbage += b"x"  # blank lines between records are allowed: garbage must hold something else
         return Damage(how, where, offset, len(garbage), bytes(garbage))
@@ -321,8 +339,9 @@ def check(archive: Archive, originals: list[ArchiveEntry], damage: Damage, tally
         problem(f"kinds {sorted(set(reports) - allowed)} do not fit")
 
 
-def run(containers: tuple[str, ...], pages: list[tuple[str, bytes]], points: int, seed: int,
-        seekable: bool = True) -> dict[str, Tally]:
+def run(
+    containers: tuple[str, ...], pages: list[tuple[str, bytes]], points: int, seed: int, seekable: bool = True
+) -> dict[str, Tally]:
     """``points`` random damages per container, each applied to a fresh copy of that container's
     archive, read from a stream that can seek (a file) or not (a pipe)."""
     rng = random.Random(seed)

@@ -40,8 +40,13 @@ class Crawl:
         return len(self.items)
 
 
-def run_crawl(tmp_path: Path, spider: str = "crawl_spiders.SiteSpider", settings: dict | None = None,
-              timeout: float = 120, **spider_args: str) -> Crawl:
+def run_crawl(
+    tmp_path: Path,
+    spider: str = "crawl_spiders.SiteSpider",
+    settings: dict | None = None,
+    timeout: float = 120,
+    **spider_args: str,
+) -> Crawl:
     """Crawl with ``spider`` and ``settings`` (project priority); the feed is JSON Lines in tmp_path."""
     feed, stats, log = tmp_path / "items.jsonl", tmp_path / "stats.json", tmp_path / "crawl.log"
     all_settings = {
@@ -54,8 +59,9 @@ def run_crawl(tmp_path: Path, spider: str = "crawl_spiders.SiteSpider", settings
     }
     spec = tmp_path / "crawl.json"
     spec.write_text(json.dumps({"spider": spider, "settings": all_settings, "args": spider_args, "stats": str(stats)}))
-    done = subprocess.run([sys.executable, str(Path(__file__)), str(spec)], capture_output=True, text=True,
-                          timeout=timeout, cwd=HERE)
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__)), str(spec)], capture_output=True, text=True, timeout=timeout, cwd=HERE
+    )
     text = log.read_text(encoding="utf-8") if log.exists() else ""
     text += done.stdout + done.stderr
     items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()] if feed.exists() else []

@@ -64,8 +64,9 @@ class SiteSpider(scrapy.Spider):
 
     name = "site"
 
-    def __init__(self, start: str = "", urls: str = "", kinds: str = "dict", follow: str = "1", meta: str = "{}",
-                 **kwargs):
+    def __init__(
+        self, start: str = "", urls: str = "", kinds: str = "dict", follow: str = "1", meta: str = "{}", **kwargs
+    ):
         super().__init__(**kwargs)
         self.start_list = [start] if start else []
         if urls:

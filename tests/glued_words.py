@@ -29,7 +29,9 @@ def glued_words(text: str, words: set[str]) -> list[str]:
     for word in _WORD.findall(text):
         if word in words:
             continue
-        if any(word[i].isupper() and word[i - 1].isalnum() and word[:i] in words and word[i:] in words
-               for i in range(1, len(word))):
+        if any(
+            word[i].isupper() and word[i - 1].isalnum() and word[:i] in words and word[i:] in words
+            for i in range(1, len(word))
+        ):
             glued.append(word)
     return glued

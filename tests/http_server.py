@@ -33,7 +33,9 @@ class SiteServer:
                 if on_request is not None:
                     on_request(self.path, self.headers)
                 found = pages_ref.get(urlsplit(self.path).path)
-                body, content_type = found if found is not None else (b"<html><body>Not found</body></html>", "text/html")
+                body, content_type = (
+                    found if found is not None else (b"<html><body>Not found</body></html>", "text/html")
+                )
                 self.send_response(200 if found is not None else 404)
                 if content_type is not None:
                     self.send_header("Content-Type", content_type)

@@ -50,13 +50,19 @@ JAPANESE_PARAGRAPHS = [
 ]
 
 
-def article_page(paragraphs: list[str], menu: list[str] = MENU, related: list[str] = RELATED,
-                 lang: str | None = None, title: str = "Old station") -> str:
+def article_page(
+    paragraphs: list[str],
+    menu: list[str] = MENU,
+    related: list[str] = RELATED,
+    lang: str | None = None,
+    title: str = "Old station",
+) -> str:
     """An article with a navigation menu before it and related links and a footer after it."""
     html_lang = f' lang="{lang}"' if lang else ""
     menu_items = "".join(f'<li><a href="{SITE}/{item.lower()}/">{item}</a></li>' for item in menu)
-    related_items = "".join(f'<li><a href="{SITE}/news/2024/05/story-{i}.html">{item}</a></li>'
-                            for i, item in enumerate(related))
+    related_items = "".join(
+        f'<li><a href="{SITE}/news/2024/05/story-{i}.html">{item}</a></li>' for i, item in enumerate(related)
+    )
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     return (
         f"<html{html_lang}><head><title>{title}</title></head><body>"
@@ -71,8 +77,9 @@ def article_page(paragraphs: list[str], menu: list[str] = MENU, related: list[st
 
 def link_list_page(count: int = 40) -> str:
     """A section page: a menu, then many teaser links, each with a date; little text outside links."""
-    menu_items = "".join(f'<li class="nav-item"><a class="nav-link" href="{SITE}/{item.lower()}/">{item}</a></li>'
-                         for item in MENU)
+    menu_items = "".join(
+        f'<li class="nav-item"><a class="nav-link" href="{SITE}/{item.lower()}/">{item}</a></li>' for item in MENU
+    )
     items = "".join(
         f'<li class="teaser"><a class="teaser-link" href="{SITE}/news/2024/05/story-{i}.html">'
         f'{RELATED[i % len(RELATED)]}, part {i}</a> <span class="date">{1 + i % 28} May</span></li>'

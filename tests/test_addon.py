@@ -44,9 +44,13 @@ def test_the_addon_line_enables_every_component_and_default():
 
 
 def test_project_settings_override_the_addon_defaults():
-    settings = get_crawler(settings_dict={
-        "ADDONS": {Addon: 0}, "BODYTEXT_ARTICLE_THRESHOLD": 0.8, "BODYTEXT_TEXT_FIELD": "body",
-    }).settings
+    settings = get_crawler(
+        settings_dict={
+            "ADDONS": {Addon: 0},
+            "BODYTEXT_ARTICLE_THRESHOLD": 0.8,
+            "BODYTEXT_TEXT_FIELD": "body",
+        }
+    ).settings
     assert settings["BODYTEXT_ARTICLE_THRESHOLD"] == 0.8
     assert settings["BODYTEXT_TEXT_FIELD"] == "body"
     assert settings["BODYTEXT_ON_FAILURE"] == DEFAULTS["BODYTEXT_ON_FAILURE"]
@@ -63,11 +67,13 @@ def test_spider_settings_enable_it_and_override_the_defaults():
 
 
 def test_components_the_user_already_placed_keep_their_order():
-    settings = get_crawler(settings_dict={
-        "ADDONS": {Addon: 0},
-        "ITEM_PIPELINES": {"scrapy_bodytext.plugin.pipelines.BodyTextPipeline": 800},
-        "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 60},
-    }).settings
+    settings = get_crawler(
+        settings_dict={
+            "ADDONS": {Addon: 0},
+            "ITEM_PIPELINES": {"scrapy_bodytext.plugin.pipelines.BodyTextPipeline": 800},
+            "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 60},
+        }
+    ).settings
     pipelines = settings.getdict("ITEM_PIPELINES")
     assert pipelines == {"scrapy_bodytext.plugin.pipelines.BodyTextPipeline": 800}
     assert settings.getdict("SPIDER_MIDDLEWARES") == {"scrapy_bodytext.BodyTextSpiderMiddleware": 60}
@@ -91,12 +97,14 @@ def test_the_addon_refuses_an_invalid_setting_before_scrapy_builds_anything(capl
 @pytest.mark.parametrize(("setting", "component", "order"), COMPONENTS)
 def test_every_component_refuses_an_invalid_setting_when_enabled_by_hand(setting, component, order):
     with pytest.raises(BodyTextSettingError, match="BODYTEXT_ON_FAILURE"):  # extensions: built with the crawler
-        build_from_crawler(component, get_crawler(settings_dict={
-            setting: {component: order}, "BODYTEXT_ON_FAILURE": "explode"}))
+        build_from_crawler(
+            component, get_crawler(settings_dict={setting: {component: order}, "BODYTEXT_ON_FAILURE": "explode"})
+        )
 
 
 def test_a_disabled_plugin_validates_nothing_else():
-    crawler = get_crawler(settings_dict={"ADDONS": {Addon: 0}, "BODYTEXT_ENABLED": "off",
-                                         "BODYTEXT_ON_FAILURE": "explode"})
+    crawler = get_crawler(
+        settings_dict={"ADDONS": {Addon: 0}, "BODYTEXT_ENABLED": "off", "BODYTEXT_ON_FAILURE": "explode"}
+    )
     with pytest.raises(NotConfigured):
         build_from_crawler(BodyTextPipeline, crawler)

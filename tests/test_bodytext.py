@@ -5,11 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from corpus_figures import figures_of
 from sample_pages import (
-    CHINESE_MENU, CHINESE_PARAGRAPHS, ENGLISH_PARAGRAPHS, GERMAN_MENU, GERMAN_PARAGRAPHS, MENU, RELATED,
-    SITE, article_page, assert_selects, link_list_page,
+    CHINESE_MENU,
+    CHINESE_PARAGRAPHS,
+    ENGLISH_PARAGRAPHS,
+    GERMAN_MENU,
+    GERMAN_PARAGRAPHS,
+    MENU,
+    RELATED,
+    SITE,
+    article_page,
+    assert_selects,
+    link_list_page,
 )
 
 from scrapy_bodytext import DEFAULT_EXTRACTOR, extract
@@ -40,7 +48,7 @@ def news_page(paragraphs: list[str]) -> str:
         f'<header><nav><ul class="menu">{menu}</ul></nav></header>'
         f'<main><article><h1>Old station</h1><ul class="share-bar">{share}</ul>{body}</article>'
         f'<section id="comments"><h3>Comments</h3>{comments}</section></main>'
-        '<footer><p>© 2024 Town News. All rights reserved.</p></footer></body></html>'
+        "<footer><p>© 2024 Town News. All rights reserved.</p></footer></body></html>"
     )
 
 
@@ -75,7 +83,11 @@ def test_link_list_page_is_not_an_article():
 
 @pytest.mark.parametrize(
     ("paragraphs", "menu", "lang"),
-    [(GERMAN_PARAGRAPHS, GERMAN_MENU, "de"), (CHINESE_PARAGRAPHS, CHINESE_MENU, "zh"), (CHINESE_PARAGRAPHS, CHINESE_MENU, None)],
+    [
+        (GERMAN_PARAGRAPHS, GERMAN_MENU, "de"),
+        (CHINESE_PARAGRAPHS, CHINESE_MENU, "zh"),
+        (CHINESE_PARAGRAPHS, CHINESE_MENU, None),
+    ],
 )
 def test_other_languages(paragraphs, menu, lang):
     result = extract(article_page(paragraphs, menu=menu, lang=lang), url=f"{SITE}/2024/05/12/bahnhof-zukunft")
@@ -122,8 +134,13 @@ def test_a_model_that_disagrees_with_the_code_is_refused():
 
 def test_gold_labels_follow_the_order_of_the_text():
     gold = "First paragraph of the story, long enough.\nSecond one here, also long enough."
-    texts = ["Second", "First paragraph of the story, long enough.", "Share on Facebook",
-             "Second one here, also long enough.", "Second"]
+    texts = [
+        "Second",
+        "First paragraph of the story, long enough.",
+        "Share on Facebook",
+        "Second one here, also long enough.",
+        "Second",
+    ]
     assert paragraph_labels(texts, gold) == [0.0, 1.0, 0.0, 1.0, 0.0]
     assert paragraph_labels(texts, "") == [0.0] * 5
 

@@ -4,16 +4,16 @@ test_quality_gates.py)."""
 from __future__ import annotations
 
 import pytest
-from sample_pages import CHINESE_MENU, CHINESE_PARAGRAPHS, article_page, assert_selects
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sample_pages import CHINESE_MENU, CHINESE_PARAGRAPHS, article_page, assert_selects
 
 from scrapy_bodytext import extract
-from scrapy_bodytext.page.document import Document
-from scrapy_bodytext.page.parse import parse_html
-from scrapy_bodytext.output.text import render_slots
 from scrapy_bodytext.extractors import bte
 from scrapy_bodytext.extractors.maxsubarray import max_subarray
+from scrapy_bodytext.output.text import render_slots
+from scrapy_bodytext.page.document import Document
+from scrapy_bodytext.page.parse import parse_html
 
 
 # ----------------------------------------------------------------------------- brute-force references
@@ -25,7 +25,7 @@ def finn_brute_force(bits: list[int]) -> tuple[int, int, int]:
     n_tag = sum(bits)
     for i in range(len(bits)):
         for j in range(i, len(bits)):
-            t = sum(bits[:i]) + sum(1 - b for b in bits[i:j + 1]) + sum(bits[j + 1:])
+            t = sum(bits[:i]) + sum(1 - b for b in bits[i : j + 1]) + sum(bits[j + 1 :])
             key = (t, j - i, -i)
             if best is None or key > best[0]:
                 best = (key, i, j)
@@ -118,9 +118,11 @@ hills drain into the valley.</p></div>
 <li><a href="/contact">Contact</a></li><li><a href="/jobs">Jobs</a></li></ul></footer>
 </body></html>"""
 
-LINK_LIST = b"<html><body><ul>" + b"".join(
-    b'<li><a href="/a%d">Headline number %d of the day</a></li>' % (n, n) for n in range(40)
-) + b"</ul></body></html>"
+LINK_LIST = (
+    b"<html><body><ul>"
+    + b"".join(b'<li><a href="/a%d">Headline number %d of the day</a></li>' % (n, n) for n in range(40))
+    + b"</ul></body></html>"
+)
 
 
 def test_article_paragraphs_without_menus():
@@ -138,8 +140,9 @@ def test_article_paragraphs_without_menus():
 def test_chinese_article_without_word_spaces(weight):
     # one token per Han character; the menu loses, the related-links list after the article (long
     # titles, 4 tags each) is kept: Baroni's "a bit of boilerplate at the end"
-    result = extract(article_page(CHINESE_PARAGRAPHS, CHINESE_MENU), extractor="bte",
-                     options={"cjk_token_weight": weight})
+    result = extract(
+        article_page(CHINESE_PARAGRAPHS, CHINESE_MENU), extractor="bte", options={"cjk_token_weight": weight}
+    )
     assert_selects(result.text, CHINESE_PARAGRAPHS, CHINESE_MENU)
 
 
@@ -182,10 +185,17 @@ def test_probability_is_the_calibrated_region_p():
     assert 0.0 < found.debug["region_p"] <= 1.0
 
 
-@pytest.mark.parametrize("options", [
-    {"cjk_token_weight": 0}, {"cjk_token_weight": -1.0}, {"cjk_token_weight": float("nan")},
-    {"cjk_token_weight": "1"}, {"snap_to_blocks": "yes"}, {"unknown": 1},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"cjk_token_weight": 0},
+        {"cjk_token_weight": -1.0},
+        {"cjk_token_weight": float("nan")},
+        {"cjk_token_weight": "1"},
+        {"snap_to_blocks": "yes"},
+        {"unknown": 1},
+    ],
+)
 def test_invalid_options_are_rejected(options):
     with pytest.raises(ValueError):
         extract(ARTICLE, extractor="bte", options=options)

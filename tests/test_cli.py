@@ -15,16 +15,20 @@ from scrapy_bodytext import extractors
 from scrapy_bodytext.cli import main
 from scrapy_bodytext.evaluation.report import available_extractors
 
-PARAGRAPH = ("The river rose through the night and by morning the old bridge was under water, "
-             "so the village council met in the school hall to decide what to do next. ")
+PARAGRAPH = (
+    "The river rose through the night and by morning the old bridge was under water, "
+    "so the village council met in the school hall to decide what to do next. "
+)
 ARTICLE = f"""<html><head><title>Flood</title></head><body>
 <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
 <article><h1>The bridge is under water</h1>
 <p>{PARAGRAPH * 3}</p><p>{PARAGRAPH * 2}</p><p>{PARAGRAPH * 2}</p></article>
 <footer><a href="/about">About us</a> <a href="/contact">Contact</a></footer></body></html>"""
-LISTING = "<html><body><ul>" + "".join(
-    f'<li><a href="/story/{i}">Story number {i} of the day</a></li>' for i in range(60)
-) + "</ul></body></html>"
+LISTING = (
+    "<html><body><ul>"
+    + "".join(f'<li><a href="/story/{i}">Story number {i} of the day</a></li>' for i in range(60))
+    + "</ul></body></html>"
+)
 JSON_KEYS = {"path", "url", "text", "article_probability", "is_article", "extractor", "reason"}
 
 
@@ -38,8 +42,9 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def run_process(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scrapy_bodytext", *args], input=stdin, capture_output=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy_bodytext", *args], input=stdin, capture_output=True, timeout=120, check=False
+    )
 
 
 @pytest.fixture
@@ -100,8 +105,9 @@ def test_the_output_format_and_links(capsys, tmp_path):
     plain, markdown = json.loads(plain), json.loads(markdown)
     assert (plain["output_format"], markdown["output_format"]) == ("text", "markdown")
     assert "# The bridge is under water\n\nSee [the map](https://example.org/maps/river). The river" in markdown["text"]
-    assert markdown["text"].replace("# ", "").replace("[the map](https://example.org/maps/river)", "the map") \
-        == plain["text"].replace("\n", "\n\n")
+    assert markdown["text"].replace("# ", "").replace("[the map](https://example.org/maps/river)", "the map") == plain[
+        "text"
+    ].replace("\n", "\n\n")
     assert markdown["article_probability"] == plain["article_probability"]
     code, html, _ = run(capsys, "extract", "-q", "--format", "html", str(page))
     assert code == 0 and html.startswith("<article>\n<h1>The bridge is under water</h1>\n<p>See the map. The river")
@@ -150,15 +156,18 @@ def test_missing_file_is_reported_and_the_others_still_run(capsys, article_file,
     assert "the village council" in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--extractor", "nosuch"], "unknown extractor 'nosuch'"),
-    (["--threshold", "1.5"], "expected a number in [0, 1]"),
-    (["--threshold", "high"], "expected a number in [0, 1]"),
-    (["--option", "novalue"], "expects KEY=VALUE"),
-    (["--option", "no_such_option=1"], "has no option 'no_such_option'"),
-    (["--option", "nosuch.x=1"], "unknown extractor 'nosuch'"),
-    (["--format", "pdf"], "invalid choice: 'pdf'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--extractor", "nosuch"], "unknown extractor 'nosuch'"),
+        (["--threshold", "1.5"], "expected a number in [0, 1]"),
+        (["--threshold", "high"], "expected a number in [0, 1]"),
+        (["--option", "novalue"], "expects KEY=VALUE"),
+        (["--option", "no_such_option=1"], "has no option 'no_such_option'"),
+        (["--option", "nosuch.x=1"], "unknown extractor 'nosuch'"),
+        (["--format", "pdf"], "invalid choice: 'pdf'"),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_clear_message(capsys, article_file, args, message):
     code, out, err = run(capsys, "extract", *args, str(article_file))
     assert code == 2
@@ -179,8 +188,9 @@ def test_extractor_options_are_typed_and_validated(capsys, article_file):
     found = _numeric_option()
     assert found is not None, "no available extractor has a numeric option to test with"
     name, option, default = found
-    code, out, err = run(capsys, "extract", "--json", "--extractor", name, "--option", f"{option}={default}",
-                         str(article_file))
+    code, out, err = run(
+        capsys, "extract", "--json", "--extractor", name, "--option", f"{option}={default}", str(article_file)
+    )
     assert code == 0, err
     assert json.loads(out)["extractor"] == name
     code, _, err = run(capsys, "extract", "--extractor", name, "--option", f"{option}=lots", str(article_file))
@@ -205,11 +215,14 @@ def test_console_script_and_module_start_without_scrapy(article_file):
     if script.exists():
         done = subprocess.run([str(script), "--help"], capture_output=True, timeout=60, check=False)
         assert done.returncode == 0 and b"extract" in done.stdout
-    probe = ("import sys; from scrapy_bodytext.cli import main; code = main(['extract', sys.argv[1]]); "
-             "assert 'scrapy' not in sys.modules and 'twisted' not in sys.modules, 'Scrapy imported'; "
-             "sys.exit(code)")
-    done = subprocess.run([sys.executable, "-c", probe, str(article_file)], capture_output=True, timeout=60,
-                          check=False)
+    probe = (
+        "import sys; from scrapy_bodytext.cli import main; code = main(['extract', sys.argv[1]]); "
+        "assert 'scrapy' not in sys.modules and 'twisted' not in sys.modules, 'Scrapy imported'; "
+        "sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(article_file)], capture_output=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -223,17 +236,30 @@ def tiny_corpus(tmp_path: Path) -> Path:
     (folder / "pages").mkdir(parents=True)
     rows = []
     gold = "The bridge is under water\n" + (PARAGRAPH * 7).strip()
-    for i, (source, body) in enumerate([
-        ("news", ARTICLE), ("news", ARTICLE.replace("bridge", "tunnel")), ("blogs", ARTICLE),
-        ("lists", LISTING), ("lists", LISTING.replace("Story", "Item")),
-    ]):
+    for i, (source, body) in enumerate(
+        [
+            ("news", ARTICLE),
+            ("news", ARTICLE.replace("bridge", "tunnel")),
+            ("blogs", ARTICLE),
+            ("lists", LISTING),
+            ("lists", LISTING.replace("Story", "Item")),
+        ]
+    ):
         name = f"pages/p{i}.html" + (".gz" if i == 0 else "")
         data = body.encode("utf-8")
         (folder / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
         is_article = source != "lists"
-        rows.append({"id": f"p{i}", "source": source, "url": None, "file": name, "is_article": is_article,
-                     "gold_text": gold.replace("bridge", "tunnel") if i == 1 else gold if is_article else "",
-                     "lang": "en"})
+        rows.append(
+            {
+                "id": f"p{i}",
+                "source": source,
+                "url": None,
+                "file": name,
+                "is_article": is_article,
+                "gold_text": gold.replace("bridge", "tunnel") if i == 1 else gold if is_article else "",
+                "lang": "en",
+            }
+        )
     (folder / "index.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     return folder
 
@@ -243,9 +269,24 @@ def test_evaluate_json_figures(capsys, tiny_corpus):
     assert code == 0, err
     report = json.loads(out)
     figures = report["extractors"][extractors.DEFAULT_EXTRACTOR]
-    for key in ("f1_mean", "f1_median", "shingle_precision", "shingle_recall", "shingle_f1", "accuracy",
-                "articles_dropped", "non_articles_kept", "roc_auc", "brier", "reliability", "pages_per_s",
-                "peak_rss_mb", "errors", "over_time_limit", "by_source"):
+    for key in (
+        "f1_mean",
+        "f1_median",
+        "shingle_precision",
+        "shingle_recall",
+        "shingle_f1",
+        "accuracy",
+        "articles_dropped",
+        "non_articles_kept",
+        "roc_auc",
+        "brier",
+        "reliability",
+        "pages_per_s",
+        "peak_rss_mb",
+        "errors",
+        "over_time_limit",
+        "by_source",
+    ):
         assert key in figures, key
     assert (figures["pages"], figures["articles"], figures["non_articles"]) == (5, 3, 2)
     assert set(figures["by_source"]) == {"news", "blogs", "lists"}
@@ -261,8 +302,11 @@ def test_evaluate_defaults_to_every_available_extractor_and_prints_tables(capsys
     assert code == 0, err
     present, missing = available_extractors()
     header = next(line for line in out.splitlines() if line.startswith("| extractor"))
-    rows = [line.split("|")[1].strip() for line in out.splitlines()
-            if line.startswith("| ") and line.split("|")[1].strip() in extractors.EXTRACTORS]
+    rows = [
+        line.split("|")[1].strip()
+        for line in out.splitlines()
+        if line.startswith("| ") and line.split("|")[1].strip() in extractors.EXTRACTORS
+    ]
     assert "shingle F1" in header and "pages/s" in header
     assert set(rows) >= set(present)
     assert all(f" {source} " in out for source in ("news (2)", "blogs (1)", "lists (2)"))  # per-source table
@@ -271,8 +315,16 @@ def test_evaluate_defaults_to_every_available_extractor_and_prints_tables(capsys
 
 
 def test_evaluate_reports_pages_over_the_time_limit_without_failing(capsys, tiny_corpus):
-    code, out, _ = run(capsys, "evaluate", str(tiny_corpus), "--extractor", extractors.DEFAULT_EXTRACTOR,
-                       "--time-limit", "1e-9", "--json")
+    code, out, _ = run(
+        capsys,
+        "evaluate",
+        str(tiny_corpus),
+        "--extractor",
+        extractors.DEFAULT_EXTRACTOR,
+        "--time-limit",
+        "1e-9",
+        "--json",
+    )
     assert code == 0
     assert json.loads(out)["extractors"][extractors.DEFAULT_EXTRACTOR]["over_time_limit"] == 5
 
@@ -298,11 +350,18 @@ def test_evaluate_names_the_missing_field_and_its_line_in_one_line(tiny_corpus):
     assert done.returncode == 2
     assert done.stdout == b""
     assert done.stderr.decode().splitlines() == [
-        f"scrapy-bodytext evaluate: error: {tiny_corpus / 'index.jsonl'}:3: missing field 'is_article'"]
+        f"scrapy-bodytext evaluate: error: {tiny_corpus / 'index.jsonl'}:3: missing field 'is_article'"
+    ]
 
 
-SITE_ARTICLE = (Path(__file__).resolve().parent.parent / "example_project" / "news_example" / "site" / "article"
-                / "eels-harwick-weir.html")
+SITE_ARTICLE = (
+    Path(__file__).resolve().parent.parent
+    / "example_project"
+    / "news_example"
+    / "site"
+    / "article"
+    / "eels-harwick-weir.html"
+)
 
 
 def test_comments_are_written_apart_when_asked(capsys):

@@ -26,8 +26,10 @@ from scrapy_bodytext.workers.executors import usable_cpus
 
 SITE = Path(__file__).resolve().parent / "site"
 SCRIPT = Path(sys.executable).with_name("scrapy-bodytext")
-PARAGRAPH = ("The ferry crossed the sound twice a day all winter, and the crew kept a log of every seal, "
-             "storm and late passenger in a blue notebook that now lives in the town museum. ")
+PARAGRAPH = (
+    "The ferry crossed the sound twice a day all winter, and the crew kept a log of every seal, "
+    "storm and late passenger in a blue notebook that now lives in the town museum. "
+)
 
 
 def command() -> list[str]:
@@ -36,8 +38,9 @@ def command() -> list[str]:
 
 
 def cli(*args: str, stdin: bytes = b"", cwd: Path | None = None, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([*command(), *args], input=stdin, capture_output=True, timeout=300, check=False,
-                          cwd=cwd, **kwargs)
+    return subprocess.run(
+        [*command(), *args], input=stdin, capture_output=True, timeout=300, check=False, cwd=cwd, **kwargs
+    )
 
 
 def json_rows(done: subprocess.CompletedProcess) -> list[dict]:
@@ -45,8 +48,10 @@ def json_rows(done: subprocess.CompletedProcess) -> list[dict]:
 
 
 def article(title: str) -> str:
-    return (f"<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav><article>"
-            f"<h1>{title}</h1><p>{PARAGRAPH * 3}</p><p>{PARAGRAPH * 2}</p></article></body></html>")
+    return (
+        f"<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav><article>"
+        f"<h1>{title}</h1><p>{PARAGRAPH * 3}</p><p>{PARAGRAPH * 2}</p></article></body></html>"
+    )
 
 
 @pytest.fixture
@@ -108,7 +113,9 @@ def test_a_folder_without_a_matching_file_is_reported_and_the_rest_goes_on(tree,
     done = cli("extract", "--json", str(empty), str(tree / "a.htm"))
     assert done.returncode == 1
     assert [row["title"] for row in json_rows(done)] == ["Alpha"]
-    assert done.stderr.decode().splitlines() == [f"scrapy-bodytext extract: {empty}: no file matches {' '.join(DEFAULT_GLOBS)}"]
+    assert done.stderr.decode().splitlines() == [
+        f"scrapy-bodytext extract: {empty}: no file matches {' '.join(DEFAULT_GLOBS)}"
+    ]
 
 
 def test_missing_paths_get_one_clear_line_each_and_no_traceback(tree, tmp_path):
@@ -129,12 +136,15 @@ def test_an_input_file_lists_paths_and_folders(tree, tmp_path):
     assert [row["title"] for row in json_rows(piped)] == ["Echo", "Bravo", "Alpha"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--input-file", "/nonexistent/list.txt"], "--input-file /nonexistent/list.txt: No such file or directory"),
-    (["--input-file", "-", "-"], "standard input cannot be both the --input-file list and a page"),
-    ([], "nothing to read"),
-    (["--jobs", "0", "x.html"], "--jobs: expected a whole number of at least 1, got '0'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--input-file", "/nonexistent/list.txt"], "--input-file /nonexistent/list.txt: No such file or directory"),
+        (["--input-file", "-", "-"], "standard input cannot be both the --input-file list and a page"),
+        ([], "nothing to read"),
+        (["--jobs", "0", "x.html"], "--jobs: expected a whole number of at least 1, got '0'"),
+    ],
+)
 def test_input_usage_errors(args, message):
     done = cli("extract", *args)
     assert done.returncode == 2
@@ -159,8 +169,11 @@ def write_warc(path: Path, pages: dict[str, str]) -> None:
         for url, text in pages.items():
             body = text.encode("utf-8")
             headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-            writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
-                                                          length=len(body), http_headers=headers))
+            writer.write_record(
+                writer.create_warc_record(
+                    url, "response", payload=io.BytesIO(body), length=len(body), http_headers=headers
+                )
+            )
 
 
 @pytest.fixture
@@ -179,8 +192,14 @@ def mixed(tmp_path: Path) -> list[str]:
     archive = folder / "crawl.warc.gz"
     write_warc(archive, {f"https://example.org/{i}": article(f"Archived {i}") for i in range(3)})
     middle = len(names) // 2
-    return [*names[:middle], str(folder / "empty.html"), str(archive), str(folder / "missing.html"),
-            str(folder / "damaged.html.gz"), *names[middle:]]
+    return [
+        *names[:middle],
+        str(folder / "empty.html"),
+        str(archive),
+        str(folder / "missing.html"),
+        str(folder / "damaged.html.gz"),
+        *names[middle:],
+    ]
 
 
 @pytest.mark.parametrize("mode", [["--json"], []], ids=["json", "text"])
@@ -193,8 +212,9 @@ def test_worker_processes_give_the_same_output_in_the_same_order(mixed, mode):
     if mode:
         rows = json_rows(three)
         pages = [row["path"] for row in rows if "path" in row]
-        assert pages == [name for name in mixed if "missing" not in name and "damaged" not in name
-                         and not name.endswith(".warc.gz")]
+        assert pages == [
+            name for name in mixed if "missing" not in name and "damaged" not in name and not name.endswith(".warc.gz")
+        ]
         archived = [row["url"] for row in rows if "warc_date" in row]
         assert archived == [f"https://example.org/{i}" for i in range(3)]
         position = [row.get("path") for row in rows].index(mixed[len(mixed) // 2 - 3])
@@ -249,8 +269,11 @@ def test_unknown_encodings_are_refused(label):
 def test_a_known_encoding_is_used(tmp_path):
     page = tmp_path / "legacy.html"
     page.write_bytes(article("Caf\u00e9 cr\u00e8me").encode("cp1252"))  # no charset declared
-    for label, title in (("windows-1252", "Caf\u00e9 cr\u00e8me"), ("latin1", "Caf\u00e9 cr\u00e8me"),
-                         ("koi8-r", "Caf\u0418 cr\u0425me")):
+    for label, title in (
+        ("windows-1252", "Caf\u00e9 cr\u00e8me"),
+        ("latin1", "Caf\u00e9 cr\u00e8me"),
+        ("koi8-r", "Caf\u0418 cr\u0425me"),
+    ):
         row = json_rows(cli("extract", "--json", "--encoding", label, str(page)))[0]
         assert row["title"] == title, label
 
@@ -259,8 +282,12 @@ def test_progress_shows_on_a_terminal_while_the_output_goes_to_a_file(tree, tmp_
     """stderr is a real pseudo-terminal here; the progress line counts the pages and is cleared at the end."""
     primary, secondary = pty.openpty()
     target = tmp_path / "out.jsonl"
-    with subprocess.Popen([*command(), "extract", "--json", "-o", str(target), "--jobs", "2", str(tree)],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=secondary) as process:
+    with subprocess.Popen(
+        [*command(), "extract", "--json", "-o", str(target), "--jobs", "2", str(tree)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=secondary,
+    ) as process:
         os.close(secondary)
         screen = b""
         while True:
@@ -321,8 +348,9 @@ def test_a_worker_that_dies_costs_only_its_page(tmp_path):
     stuck = tmp_path / "stuck.html"
     os.mkfifo(stuck)  # a worker opening it waits for a writer that never comes
     names = [*map(str, pages[:3]), str(stuck), *map(str, pages[3:])]
-    with subprocess.Popen([*command(), "extract", "--json", "--jobs", "2", *names], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE) as process:
+    with subprocess.Popen(
+        [*command(), "extract", "--json", "--jobs", "2", *names], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
         writer = None
         for _ in range(600):  # the worker's open() returns once a writer comes: be that writer, write nothing
             try:
@@ -351,7 +379,8 @@ def test_a_worker_that_dies_costs_only_its_page(tmp_path):
     assert (lost["reason"], lost["text"], lost["is_article"]) == ("error", "", False)
     assert lost["detail"] == "extraction worker died during the job (exit code -9)"
     assert err.decode().splitlines() == [
-        "scrapy-bodytext extract: Extraction worker died during the job (exit code -9); starting a new one"]
+        "scrapy-bodytext extract: Extraction worker died during the job (exit code -9); starting a new one"
+    ]
 
 
 def test_ctrl_c_stops_the_workers_quietly(tmp_path):
@@ -362,16 +391,23 @@ def test_ctrl_c_stops_the_workers_quietly(tmp_path):
     for number in range(400):
         shutil.copyfile(SITE / "article-bakery.html", folder / f"{number:03d}.html")
     target = tmp_path / "out.jsonl"
-    process = subprocess.Popen([*command(), "extract", "--json", "--jobs", "2", "-o", str(target), str(folder)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(
+        [*command(), "extract", "--json", "--jobs", "2", "-o", str(target), str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         for _ in range(1200):
             if target.exists() and target.stat().st_size > 0 or process.poll() is not None:
                 break
             time.sleep(0.05)
         assert process.poll() is None, "the run ended before it could be interrupted"
-        descendants = [int(entry.name) for entry in Path("/proc").iterdir()
-                       if entry.name.isdigit() and _descends_from(int(entry.name), process.pid)]
+        descendants = [
+            int(entry.name)
+            for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and _descends_from(int(entry.name), process.pid)
+        ]
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=120)
     finally:

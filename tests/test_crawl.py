@@ -13,7 +13,6 @@ import pytest
 from conftest import CORPUS_DIR, require_corpus
 from crawl_runner import ADDON, Crawl, run_crawl
 from http_server import SITE, SiteServer, site_pages
-
 from scrapy.http import HtmlResponse
 
 from scrapy_bodytext import ExtractionResult, extract, extractors
@@ -26,9 +25,12 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(200)
 BIG = (SITE / "article-harbour.html").read_bytes().replace(b"</main>", b"<p>comment</p>" * 4000 + b"</main>")
 SIZE_LIMIT = 50_000
 HOSTILE = {
-    "/hostile.html": (b"<html><body><h1>Files</h1><ul><li><a href='/binary.html'>binary</a></li><li>"
-                      b"<a href='/empty.html'>empty</a></li><li><a href='/big.html'>big</a></li><li>"
-                      b"<a href='/photo.png'>photo</a></li></ul></body></html>", "text/html"),
+    "/hostile.html": (
+        b"<html><body><h1>Files</h1><ul><li><a href='/binary.html'>binary</a></li><li>"
+        b"<a href='/empty.html'>empty</a></li><li><a href='/big.html'>big</a></li><li>"
+        b"<a href='/photo.png'>photo</a></li></ul></body></html>",
+        "text/html",
+    ),
     "/binary.html": (b"%PDF-1.4\n" + bytes(range(256)) * 40, "text/html"),
     "/empty.html": (b"", "text/html; charset=utf-8"),
     "/big.html": (BIG, "text/html"),
@@ -46,8 +48,12 @@ def site():
 @pytest.fixture(scope="module")
 def addon_crawl(site, tmp_path_factory) -> Crawl:
     """The add-on line in the settings, a spider yielding one item of each kind per page."""
-    return run_crawl(tmp_path_factory.mktemp("addon"), settings={"ADDONS": ADDON},
-                     start=site.url("/index.html"), kinds=",".join(KINDS))
+    return run_crawl(
+        tmp_path_factory.mktemp("addon"),
+        settings={"ADDONS": ADDON},
+        start=site.url("/index.html"),
+        kinds=",".join(KINDS),
+    )
 
 
 def path_of(item: dict) -> str:
@@ -122,9 +128,16 @@ def test_one_extraction_per_response_whatever_the_number_of_items(addon_crawl):
 
 
 def test_enabled_from_the_spider_with_project_settings_overriding_the_defaults(site, tmp_path):
-    crawl = run_crawl(tmp_path, spider="crawl_spiders.AddonSpider", settings={
-        "BODYTEXT_TEXT_FIELD": "body", "BODYTEXT_PROBABILITY_FIELD": "p", "BODYTEXT_DROP_NON_ARTICLES": False,
-    }, start=site.url("/index.html"))
+    crawl = run_crawl(
+        tmp_path,
+        spider="crawl_spiders.AddonSpider",
+        settings={
+            "BODYTEXT_TEXT_FIELD": "body",
+            "BODYTEXT_PROBABILITY_FIELD": "p",
+            "BODYTEXT_DROP_NON_ARTICLES": False,
+        },
+        start=site.url("/index.html"),
+    )
     assert_clean(crawl)
     assert crawl.dropped == 0 and crawl.stored == crawl.stat("bodytext/responses/tagged")
     for item in crawl.items:
@@ -134,12 +147,16 @@ def test_enabled_from_the_spider_with_project_settings_overriding_the_defaults(s
 
 
 def test_manual_enabling_with_explicit_orders_on_a_reactor_without_asyncio(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={
-        "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
-        "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40},
-        "ITEM_PIPELINES": {"scrapy_bodytext.BodyTextPipeline": 300},
-        "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
-    }, start=site.url("/index.html"))
+    crawl = run_crawl(
+        tmp_path,
+        settings={
+            "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
+            "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40},
+            "ITEM_PIPELINES": {"scrapy_bodytext.BodyTextPipeline": 300},
+            "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
+        },
+        start=site.url("/index.html"),
+    )
     assert_clean(crawl)
     assert "SelectReactor" in crawl.log
     assert_accounted(crawl, crawl.stat("bodytext/responses/tagged"))
@@ -157,8 +174,12 @@ def test_request_meta_skips_a_page_or_chooses_its_extractor(site, tmp_path):
         "/article-glacier.html": {"bodytext_extractor": other},
         "/article-library.html": {"bodytext_extractor": "no-such-method"},
     }
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "LOG_LEVEL": "WARNING"}, start=site.url("/index.html"),
-                      meta=json.dumps(meta))
+    crawl = run_crawl(
+        tmp_path,
+        settings={"ADDONS": ADDON, "LOG_LEVEL": "WARNING"},
+        start=site.url("/index.html"),
+        meta=json.dumps(meta),
+    )
     assert crawl.returncode == 0 and "Traceback" not in crawl.log
     assert_accounted(crawl, crawl.stat("bodytext/responses/tagged") + crawl.stat("bodytext/items/untagged"))
     stored = {path_of(item): item for item in crawl.items}
@@ -174,9 +195,15 @@ def test_request_meta_skips_a_page_or_chooses_its_extractor(site, tmp_path):
 
 @pytest.mark.parametrize("on_failure", ["drop", "store"])
 def test_every_failed_page_gets_the_configured_outcome(site, tmp_path, on_failure):
-    crawl = run_crawl(tmp_path, settings={
-        "ADDONS": ADDON, "BODYTEXT_ON_FAILURE": on_failure, "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
-    }, start=site.url("/hostile.html"))
+    crawl = run_crawl(
+        tmp_path,
+        settings={
+            "ADDONS": ADDON,
+            "BODYTEXT_ON_FAILURE": on_failure,
+            "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
+        },
+        start=site.url("/hostile.html"),
+    )
     assert_clean(crawl)
     assert_accounted(crawl, crawl.stat("downloader/response_status_count/200"))
     failed = {"/binary.html": "not_html", "/empty.html": "empty", "/big.html": "too_large"}
@@ -218,8 +245,9 @@ def test_worker_processes_give_the_same_items(site, tmp_path):
 
 
 def test_metadata_fields_with_one_setting(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_FIELDS": "metadata"},
-                      start=site.url("/index.html"))
+    crawl = run_crawl(
+        tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_FIELDS": "metadata"}, start=site.url("/index.html")
+    )
     assert_clean(crawl)
     assert ARTICLES <= {path_of(item) for item in crawl.items}
     for item in crawl.items:
@@ -235,10 +263,17 @@ def test_metadata_fields_with_one_setting(site, tmp_path):
 def test_the_output_format_and_links_by_settings(site, tmp_path, output_format, workers):
     """Items carry the main text in the configured format, as extract() writes it, in the crawl's
     threads and in worker processes alike."""
-    crawl = run_crawl(tmp_path, settings={
-        "ADDONS": ADDON, "BODYTEXT_OUTPUT_FORMAT": output_format, "BODYTEXT_OUTPUT_LINKS": True,
-        "BODYTEXT_FIELDS": "main_text,article_probability,output_format", "BODYTEXT_WORKERS": workers,
-    }, start=site.url("/index.html"))
+    crawl = run_crawl(
+        tmp_path,
+        settings={
+            "ADDONS": ADDON,
+            "BODYTEXT_OUTPUT_FORMAT": output_format,
+            "BODYTEXT_OUTPUT_LINKS": True,
+            "BODYTEXT_FIELDS": "main_text,article_probability,output_format",
+            "BODYTEXT_WORKERS": workers,
+        },
+        start=site.url("/index.html"),
+    )
     assert_clean(crawl)
     assert ARTICLES <= {path_of(item) for item in crawl.items}
     for item in crawl.items:
@@ -256,12 +291,19 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     whose items were dropped, which neither FEEDS nor a storage pipeline after ours ever see."""
     review, recorded, urls = tmp_path / "rejected.jsonl", tmp_path / "recorded.jsonl", tmp_path / "urls.txt"
     urls.write_text(f"{site.url('/index.html')}\n{site.url('/hostile.html')}\n")
-    crawl = run_crawl(tmp_path, spider="crawl_spiders.TeaserSpider", settings={
-        "ADDONS": ADDON, "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
-        "BODYTEXT_ITEM_CLASSES": "crawl_spiders.ArticleItem",
-        "BODYTEXT_REJECTED_FEED": str(review),
-        "ITEM_PIPELINES": {"crawl_spiders.RecordingPipeline": 300}, "RECORDED_ITEMS": str(recorded),
-    }, urls=str(urls))
+    crawl = run_crawl(
+        tmp_path,
+        spider="crawl_spiders.TeaserSpider",
+        settings={
+            "ADDONS": ADDON,
+            "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
+            "BODYTEXT_ITEM_CLASSES": "crawl_spiders.ArticleItem",
+            "BODYTEXT_REJECTED_FEED": str(review),
+            "ITEM_PIPELINES": {"crawl_spiders.RecordingPipeline": 300},
+            "RECORDED_ITEMS": str(recorded),
+        },
+        urls=str(urls),
+    )
     assert_clean(crawl)
     articles_in, links_in = crawl.stat("teaser/article_items"), crawl.stat("teaser/link_items")
     assert_accounted(crawl, articles_in + links_in)
@@ -293,9 +335,11 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
             assert row["article_probability"] == 0.0
     assert {row["reason"] for row in rows if path_of(row) == "/big.html"} == {"too_large"}
     reasons = sorted(Counter(row["reason"] for row in rows).items())
-    print(f"teaser crawl: items in {articles_in + links_in} ({articles_in} article, {links_in} link); "
-          f"stored {crawl.stored} ({len(links)} link, out of scope), dropped {crawl.dropped}; "
-          f"review feed: {len(rows)} pages {reasons}")
+    print(
+        f"teaser crawl: items in {articles_in + links_in} ({articles_in} article, {links_in} link); "
+        f"stored {crawl.stored} ({len(links)} link, out of scope), dropped {crawl.dropped}; "
+        f"review feed: {len(rows)} pages {reasons}"
+    )
     # nothing rejected reached the storage pipeline after ours or the crawl's FEEDS
     after = [json.loads(line) for line in recorded.read_text(encoding="utf-8").splitlines()]
     assert len(after) == crawl.stored
@@ -306,8 +350,15 @@ def test_the_review_feed_takes_feeds_options(site, tmp_path):
     """A FEEDS-style entry: CSV, a URI parameter (the spider's name) and overwrite."""
     review = tmp_path / "site-rejected.csv"
     review.write_text("left from an earlier crawl\n")
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "FEED_EXPORT_FIELDS": ["url", "kind"], "BODYTEXT_REJECTED_FEED": {
-        str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}}}, start=site.url("/index.html"))
+    crawl = run_crawl(
+        tmp_path,
+        settings={
+            "ADDONS": ADDON,
+            "FEED_EXPORT_FIELDS": ["url", "kind"],
+            "BODYTEXT_REJECTED_FEED": {str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}},
+        },
+        start=site.url("/index.html"),
+    )
     assert_clean(crawl)
     rows = list(csv.DictReader(review.read_text(encoding="utf-8").splitlines()))
     assert list(rows[0]) == FIELDS
@@ -322,8 +373,11 @@ PER_LABEL = 40
 
 def corpus_sample() -> dict[str, tuple[bool, bytes]]:
     """Every Nth article and every Nth non-article of the dev corpus (by id order), 40 of each."""
-    rows = [json.loads(line) for line in (CORPUS_DIR / "index.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in (CORPUS_DIR / "index.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     sample = {}
     for label in (True, False):
         group = sorted((row for row in rows if row["is_article"] is label), key=lambda row: row["id"])
@@ -347,11 +401,13 @@ def test_real_pages_with_only_the_addon_line(tmp_path):
     assert_clean(crawl)
     assert_accounted(crawl, len(sample))
     assert crawl.stat("bodytext/pages/extracted") == len(sample)
-    stored = {path_of(item)[1:-len(".html")]: item for item in crawl.items}
+    stored = {path_of(item)[1 : -len(".html")]: item for item in crawl.items}
     articles_stored = sum(sample[page_id][0] for page_id in stored)
     non_articles_dropped = PER_LABEL - (len(stored) - articles_stored)
-    print(f"corpus crawl: {len(sample)} pages, stored {crawl.stored}, dropped {crawl.dropped}; "
-          f"articles stored {articles_stored}/{PER_LABEL}, non-articles dropped {non_articles_dropped}/{PER_LABEL}")
+    print(
+        f"corpus crawl: {len(sample)} pages, stored {crawl.stored}, dropped {crawl.dropped}; "
+        f"articles stored {articles_stored}/{PER_LABEL}, non-articles dropped {non_articles_dropped}/{PER_LABEL}"
+    )
     # the crawl keeps exactly the pages the core judges articles, with the core's text and probability
     for page_id, (_, body) in sample.items():
         encoding = HtmlResponse("http://x/", body=body, headers={"Content-Type": "text/html"}).encoding

@@ -19,9 +19,9 @@ from sample_pages import (
 
 from scrapy_bodytext import extract
 from scrapy_bodytext.config import ExtractConfig
+from scrapy_bodytext.extractors import ctd
 from scrapy_bodytext.page.document import Document
 from scrapy_bodytext.page.parse import parse_html
-from scrapy_bodytext.extractors import ctd
 
 
 def doc_of(html: str) -> Document:

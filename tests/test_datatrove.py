@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from archive_damage import build_archive, bundled_pages
+
 from scrapy_bodytext import extract
 from scrapy_bodytext.archives.entries import iter_archive
 
@@ -49,14 +49,15 @@ def archives(tmp_path_factory) -> tuple[Path, Expected]:
     articles, non_articles, damaged_url, html_records = {}, set(), "", 0
     for number in range(ARCHIVES):
         archive = build_archive(pages[number::ARCHIVES], "warc.gz")
-        entries = [entry for entry in iter_archive(io.BytesIO(archive.data), max_body_size=10_000_000)
-                   if entry.kind == "html"]
+        entries = [
+            entry for entry in iter_archive(io.BytesIO(archive.data), max_body_size=10_000_000) if entry.kind == "html"
+        ]
         data = bytearray(archive.data)
         if number == 1:
             victim = entries[len(entries) // 2]
             span = next(span for span in archive.spans if span.start == victim.offset)
             middle = (span.start + span.end) // 2
-            data[middle:middle + 16] = b"\x00" * 16
+            data[middle : middle + 16] = b"\x00" * 16
             damaged_url = victim.url
         (folder / f"crawl-{number}.warc.gz").write_bytes(bytes(data))
         for entry in entries:
@@ -93,9 +94,12 @@ def read_output(output: Path) -> dict[str, dict]:
 
 def read_stats(logs: Path) -> dict[str, dict[str, int]]:
     """Totals of every step's counters, by step name (datatrove writes "<type>: <name>")."""
-    return {step["name"].split(": ", 1)[-1]: {key: value.get("total", 0) if isinstance(value, dict) else value
-                           for key, value in step["stats"].items()}
-            for step in json.loads((logs / "stats.json").read_text())}
+    return {
+        step["name"].split(": ", 1)[-1]: {
+            key: value.get("total", 0) if isinstance(value, dict) else value for key, value in step["stats"].items()
+        }
+        for step in json.loads((logs / "stats.json").read_text())
+    }
 
 
 def assert_output(folder: Path, output: Path, logs: Path, expected: Expected) -> None:
@@ -162,15 +166,18 @@ def test_the_step_takes_datatroves_own_warc_reader_too(archives):
         assert doc.metadata["title"] == expected.articles[url]["title"]
 
 
-@pytest.mark.parametrize("arguments, message", [
-    ({"threshold": 1.5}, "threshold"),
-    ({"threshold": "high"}, "threshold"),
-    ({"extractor": "nope"}, "nope"),
-    ({"fields": ["main_text", "headline"]}, "fields: unknown result value 'headline'"),
-    ({"output_format": "pdf"}, "output_format"),
-    ({"timeout": 0}, "timeout"),
-    ({"drop_non_articles": "yes"}, "drop_non_articles"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"threshold": 1.5}, "threshold"),
+        ({"threshold": "high"}, "threshold"),
+        ({"extractor": "nope"}, "nope"),
+        ({"fields": ["main_text", "headline"]}, "fields: unknown result value 'headline'"),
+        ({"output_format": "pdf"}, "output_format"),
+        ({"timeout": 0}, "timeout"),
+        ({"drop_non_articles": "yes"}, "drop_non_articles"),
+    ],
+)
 def test_every_argument_is_checked(arguments, message):
     with pytest.raises(ValueError, match=message):
         BodyTextExtractor(**arguments)
@@ -182,8 +189,10 @@ def test_a_page_that_breaks_the_extraction_is_dropped_and_counted(monkeypatch):
 
     step = BodyTextExtractor(timeout=2)
     html = "<html><body><article><h1>Title</h1>" + "<p>A sentence of the story, long enough to count.</p>" * 20
-    docs = [Document(text=html + "</article></body></html>", id=str(n), metadata={"url": f"https://example.org/{n}"})
-            for n in range(3)]
+    docs = [
+        Document(text=html + "</article></body></html>", id=str(n), metadata={"url": f"https://example.org/{n}"})
+        for n in range(3)
+    ]
     docs[1].text = "<html><body><p>die</p></body></html>"
 
     from scrapy_bodytext.integrations import datatrove as module
@@ -193,6 +202,7 @@ def test_a_page_that_breaks_the_extraction_is_dropped_and_counted(monkeypatch):
     def dying(body, url, config):
         if "die" in body:
             import os
+
             os._exit(3)
         return real(body, url, config)
 
@@ -206,8 +216,13 @@ def test_a_page_that_breaks_the_extraction_is_dropped_and_counted(monkeypatch):
 def local_ray():
     """A Ray cluster of this machine, started for these tests and stopped after them."""
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install '.[test]')")
-    ray.init(num_cpus=WORKERS, include_dashboard=False, log_to_driver=False, object_store_memory=80 * 1024 * 1024,
-             configure_logging=False)
+    ray.init(
+        num_cpus=WORKERS,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=80 * 1024 * 1024,
+        configure_logging=False,
+    )
     try:
         yield ray
     finally:
@@ -226,8 +241,14 @@ def test_ray_executor_on_a_local_ray_gives_the_same_output(archives, local_ray, 
 
     folder, expected = archives
     output, logs = tmp_path / "out", tmp_path / "logs"
-    RayPipelineExecutor(pipeline(folder, output), tasks=TASKS, workers=WORKERS, logging_dir=str(logs),
-                        cpus_per_task=1, mem_per_cpu_gb=0.5).run()
+    RayPipelineExecutor(
+        pipeline(folder, output),
+        tasks=TASKS,
+        workers=WORKERS,
+        logging_dir=str(logs),
+        cpus_per_task=1,
+        mem_per_cpu_gb=0.5,
+    ).run()
     assert_output(folder, output, logs, expected)
 
 
@@ -241,8 +262,10 @@ def test_a_page_past_the_time_budget_is_dropped_and_the_next_one_extracted(monke
     from scrapy_bodytext.integrations import datatrove as module
 
     html = "<html><body><article><h1>Title</h1>" + "<p>A sentence of the story, long enough to count.</p>" * 20
-    docs = [Document(text=html + f"<p>{word}</p></article></body></html>", id=word, metadata={})
-            for word in ("first", "stuck", "last")]
+    docs = [
+        Document(text=html + f"<p>{word}</p></article></body></html>", id=word, metadata={})
+        for word in ("first", "stuck", "last")
+    ]
     real = module.extract_in_child
 
     def stuck(body, url, config):

@@ -79,10 +79,17 @@ def test_relative_links_resolve(page):
 
 def test_a_broken_link_is_found(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("# Title\n\n## A section\n\n[ok](#a-section) [bad](#nowhere) [gone](missing.md) "
-                    "`[code](missing.md)` [web](https://example.org/x)\n", encoding="utf-8")
+    page.write_text(
+        "# Title\n\n## A section\n\n[ok](#a-section) [bad](#nowhere) [gone](missing.md) "
+        "`[code](missing.md)` [web](https://example.org/x)\n",
+        encoding="utf-8",
+    )
     assert [broken(page, target) for target in links(page)] == [
-        None, "#nowhere: no heading #nowhere in page.md", "missing.md: no such file", None]
+        None,
+        "#nowhere: no heading #nowhere in page.md",
+        "missing.md: no such file",
+        None,
+    ]
 
 
 def test_the_readme_lists_every_docs_page():
@@ -118,9 +125,12 @@ def test_nothing_cites_a_document_outside_the_repository():
     """Every specification the code relies on is in docs/ (docs/methods.md), not in a file that is
     not part of the repository."""
     outside = "ALGO" + "RITHMS.md"
-    offenders = [str(path.relative_to(REPO)) for root in [*CODE, DOCS]
-                 for path in sorted([*root.rglob("*.py"), *root.rglob("*.md")])
-                 if outside in path.read_text(encoding="utf-8")]
+    offenders = [
+        str(path.relative_to(REPO))
+        for root in [*CODE, DOCS]
+        for path in sorted([*root.rglob("*.py"), *root.rglob("*.md")])
+        if outside in path.read_text(encoding="utf-8")
+    ]
     if outside in (REPO / "README.md").read_text(encoding="utf-8"):
         offenders.append("README.md")
     assert offenders == []

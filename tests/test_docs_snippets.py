@@ -74,7 +74,7 @@ def code_blocks(pages: list[Path] = PAGES) -> Iterator[Block]:
         text = page.read_text(encoding="utf-8")
         for match in FENCE.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
-            before = text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
+            before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
             yield Block(page, line, match.group(1).lower(), match.group(2), before == COMPILE_ONLY)
 
 
@@ -167,8 +167,7 @@ def check_settings(namespace: dict) -> None:
 
 
 def own_classes(namespace: dict) -> list[type]:
-    return [value for value in namespace.values()
-            if isinstance(value, type) and value.__module__ == SNIPPET_MODULE]
+    return [value for value in namespace.values() if isinstance(value, type) and value.__module__ == SNIPPET_MODULE]
 
 
 def call(method, spider: scrapy.Spider, *args):
@@ -193,8 +192,12 @@ def check_classes(namespace: dict, asyncpg: types.ModuleType) -> None:
         component = cls.from_crawler(crawler)
         if hasattr(component, "process_item"):
             spider = scrapy.Spider(name="docs")
-            item = {"url": "https://example.com/news/1", "title": "Flood", "article_probability": 0.9,
-                    "main_text": "The river rose."}
+            item = {
+                "url": "https://example.com/news/1",
+                "title": "Flood",
+                "article_probability": 0.9,
+                "main_text": "The river rose.",
+            }
             if hasattr(component, "open_spider"):
                 call(component.open_spider, spider)
             assert call(component.process_item, spider, item) == item
@@ -216,8 +219,13 @@ def test_a_broken_python_block_fails(snippet_world):
     with pytest.raises(ValueError, match="BODYTEXT_ARTICLE_THRESHOLD"):
         check_settings(run_python(broken))
     with pytest.raises((ImportError, NameError)):
-        check_settings(run_python(Block(REPO / "README.md", 1, "python",
-                                        'ITEM_PIPELINES = {"scrapy_bodytext.NoSuchPipeline": 200}\n', False)))
+        check_settings(
+            run_python(
+                Block(
+                    REPO / "README.md", 1, "python", 'ITEM_PIPELINES = {"scrapy_bodytext.NoSuchPipeline": 200}\n', False
+                )
+            )
+        )
 
 
 # ------------------------------------------------------------------------------------------- shell
@@ -283,9 +291,14 @@ def check_cli(words: list[str]) -> None:
         assert exit.code == 0, f"{shlex.join(words)}: {err.getvalue().strip()}"
         return
     if parsed.command == "extract":
-        build_config(parsed.extractor, threshold=parsed.threshold, time_limit=None,
-                     options=parse_options(parsed.option, [parsed.extractor]),
-                     output_format=parsed.output_format, links=parsed.links)
+        build_config(
+            parsed.extractor,
+            threshold=parsed.threshold,
+            time_limit=None,
+            options=parse_options(parsed.option, [parsed.extractor]),
+            output_format=parsed.output_format,
+            links=parsed.links,
+        )
     elif parsed.command == "evaluate":
         names = parsed.extractor or extractors.names()
         assert set(names) <= set(extractors.names()), names
@@ -298,15 +311,18 @@ def test_shell_commands_are_valid(block):
         check_command(words, folder)
 
 
-@pytest.mark.parametrize("line", [
-    "scrapy-bodytext extract --no-such-option page.html",
-    "scrapy-bodytext extract --extractor nosuch page.html",
-    "scrapy-bodytext extract --extractor ttr --option method=nosuch page.html",
-    "scrapy-bodytext nosuch",
-    "scrapy crawl news -s BODYTEXT_ARTICLE_THRESHOLD=high",
-    "python scripts/no_such_script.py",
-    'pip install ".[nosuchextra]"',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "scrapy-bodytext extract --no-such-option page.html",
+        "scrapy-bodytext extract --extractor nosuch page.html",
+        "scrapy-bodytext extract --extractor ttr --option method=nosuch page.html",
+        "scrapy-bodytext nosuch",
+        "scrapy crawl news -s BODYTEXT_ARTICLE_THRESHOLD=high",
+        "python scripts/no_such_script.py",
+        'pip install ".[nosuchextra]"',
+    ],
+)
 def test_a_broken_command_fails(line):
     block = Block(REPO / "README.md", 1, "bash", line + "\n", False)
     with pytest.raises((AssertionError, ValueError)):
@@ -315,10 +331,14 @@ def test_a_broken_command_fails(line):
 
 
 def test_commands_follow_cd_and_split_pipelines():
-    block = Block(REPO / "README.md", 1, "bash",
-                  'pip install . && cd example_project && python sitegen/build.py  # rebuild\n'
-                  "curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ - > out.txt\n",
-                  False)
+    block = Block(
+        REPO / "README.md",
+        1,
+        "bash",
+        "pip install . && cd example_project && python sitegen/build.py  # rebuild\n"
+        "curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ - > out.txt\n",
+        False,
+    )
     found = [(words, folder.relative_to(REPO)) for words, folder in commands(block)]
     assert found == [
         (["pip", "install", "."], Path(".")),

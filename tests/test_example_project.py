@@ -37,8 +37,9 @@ def source_header(path: Path) -> dict[str, str]:
 
 
 #: the article sources the site is built from, by the path of their page
-SOURCE_ARTICLES = {f"article/{path.stem.split('-', 1)[1]}.html": source_header(path)
-                   for path in sorted(SOURCES.glob("*.txt"))}
+SOURCE_ARTICLES = {
+    f"article/{path.stem.split('-', 1)[1]}.html": source_header(path) for path in sorted(SOURCES.glob("*.txt"))
+}
 
 #: Listing pages the current default extractor still scores as articles (>= 0.5). Strict xfails: the
 #: change that drops one makes its test fail until the page is removed from here.
@@ -77,9 +78,24 @@ def run_example_crawl(tmp: Path, site_root: str, *arguments: str) -> ExampleCraw
     ``site_root`` (the URL the site is read from)."""
     feed, db = tmp / "articles.jsonl", tmp / "a.db"
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "news", *arguments, "-O", str(feed),
-         "-s", f"NEWS_SQLITE_PATH={db}", "-s", "TELNETCONSOLE_ENABLED=False"],
-        cwd=PROJECT, capture_output=True, text=True, timeout=240,
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "crawl",
+            "news",
+            *arguments,
+            "-O",
+            str(feed),
+            "-s",
+            f"NEWS_SQLITE_PATH={db}",
+            "-s",
+            "TELNETCONSOLE_ENABLED=False",
+        ],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     items = [json.loads(line) for line in feed.read_text("utf-8").splitlines()] if feed.exists() else []
     rows = []
@@ -90,7 +106,7 @@ def run_example_crawl(tmp: Path, site_root: str, *arguments: str) -> ExampleCraw
 
     def site_path(url: str) -> str:
         assert url.startswith(site_root), f"{url} is outside the site"
-        return url[len(site_root):].split("#", 1)[0]
+        return url[len(site_root) :].split("#", 1)[0]
 
     assert len({item["url"] for item in items}) == len(items), "a page was stored twice"
     return ExampleCrawl(
@@ -109,8 +125,9 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> ExampleCrawl:
 
 
 def test_bundled_site_is_built_from_its_sources() -> None:
-    done = subprocess.run([sys.executable, "sitegen/build.py", "--check"], cwd=PROJECT, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "sitegen/build.py", "--check"], cwd=PROJECT, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -167,8 +184,11 @@ def test_article_text_has_no_reader_content(crawl: ExampleCrawl, path: str) -> N
     """The hard part: comments, author bio, newsletter box, related-story summaries and an ad between
     two paragraphs are prose next to (or inside) the article body, in the same <main>."""
     text = normalized(stored(crawl, path)["main_text"])
-    found = [kind for kind, value in ARTICLES[path]["boilerplate"].items()
-             if kind not in CHROME and normalized(value) in text]
+    found = [
+        kind
+        for kind, value in ARTICLES[path]["boilerplate"].items()
+        if kind not in CHROME and normalized(value) in text
+    ]
     assert not found, f"boilerplate in the main text: {found}"
 
 
@@ -201,12 +221,16 @@ def test_sqlite_holds_exactly_the_stored_articles(crawl: ExampleCrawl) -> None:
     for path, row in crawl.rows.items():
         item = crawl.items[path]
         assert (row["main_text"], row["article_probability"], row["title"]) == (
-            item["main_text"], item["article_probability"], item["title"])
+            item["main_text"],
+            item["article_probability"],
+            item["title"],
+        )
     assert crawl.stats.get("news_example/sqlite/stored") == len(crawl.rows)
 
 
-@pytest.mark.parametrize("path", sorted(p for p, page in ARTICLES.items()
-                                        if page["encoding"] != "utf-8" or page["lang"] in ("zh", "ja")))
+@pytest.mark.parametrize(
+    "path", sorted(p for p, page in ARTICLES.items() if page["encoding"] != "utf-8" or page["lang"] in ("zh", "ja"))
+)
 def test_legacy_encoded_and_cjk_articles_decode(crawl: ExampleCrawl, path: str) -> None:
     page, item = ARTICLES[path], stored(crawl, path)
     assert item["title"] == page["title"]
@@ -219,12 +243,22 @@ def test_start_url_crawls_a_web_site_within_its_host(crawl: ExampleCrawl, tmp_pa
     """``-a start_url=`` crawls over HTTP, stays on the host, and stores what the offline crawl stores."""
     pages = {f"/{path.relative_to(SITE).as_posix()}": (path.read_bytes(), "text/html") for path in SITE.rglob("*.html")}
     with SiteServer(pages) as server:
-        web = run_example_crawl(tmp_path, server.url("/"), "-a", f"start_url={server.url('/index.html')}",
-                                "-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False")
+        web = run_example_crawl(
+            tmp_path,
+            server.url("/"),
+            "-a",
+            f"start_url={server.url('/index.html')}",
+            "-s",
+            "DOWNLOAD_DELAY=0",
+            "-s",
+            "AUTOTHROTTLE_ENABLED=False",
+        )
     assert web.returncode == 0, web.log[-3000:]
     assert web.stats["offsite/filtered"] > 0  # share buttons, ads and partner links are not followed
     assert web.stats.get("item_scraped_count", 0) + web.stats.get("item_dropped_count", 0) == len(MANIFEST)
+
     # the same pages stored with the same text (the URL is evidence too, so probabilities may differ)
     def outcome(pages: ExampleCrawl) -> dict[str, str]:
         return {path: item["main_text"] for path, item in pages.items.items()}
+
     assert outcome(web) == outcome(crawl)

@@ -22,8 +22,22 @@ import ui_text  # noqa: E402  (the generator's tables of the site's boilerplate)
 MANIFEST = json.loads((SITE / "manifest.json").read_text("utf-8"))
 ARTICLES = {page["path"]: page for page in MANIFEST if page["kind"] == "article"}
 #: in-body lines of an article page that are never main text
-IN_BODY = ("share", "topics", "photo", "ad_label", "ad_inline", "related", "comments", "most_read", "partner",
-           "reply", "more_comments", "read_time", "sign_in", "newsletter_button")
+IN_BODY = (
+    "share",
+    "topics",
+    "photo",
+    "ad_label",
+    "ad_inline",
+    "related",
+    "comments",
+    "most_read",
+    "partner",
+    "reply",
+    "more_comments",
+    "read_time",
+    "sign_in",
+    "newsletter_button",
+)
 
 
 def lines_of(path: str) -> list[str]:
@@ -36,16 +50,20 @@ def lines_of(path: str) -> list[str]:
 def test_no_in_body_boilerplate_line(path):
     ui = ui_text.UI[ARTICLES[path]["lang"]]
     furniture = {" ".join(str(ui[key]).replace("{minutes}", r"\d+").split()) for key in IN_BODY}
-    patterns = [re.compile(re.escape(line).replace(re.escape(r"\d+"), r"\d+") + r"\W*", re.IGNORECASE)
-                for line in furniture]
+    patterns = [
+        re.compile(re.escape(line).replace(re.escape(r"\d+"), r"\d+") + r"\W*", re.IGNORECASE) for line in furniture
+    ]
     found = [line for line in lines_of(path) if any(p.fullmatch(line) for p in patterns)]
     assert not found, f"boilerplate lines kept: {found}"
 
 
 def test_the_eels_article_keeps_its_data_table():
     source = (PROJECT / "sitegen" / "articles" / "01-eels-harwick-weir.txt").read_text("utf-8")
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in source.splitlines()
-            if line.startswith("|")]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in source.splitlines()
+        if line.startswith("|")
+    ]
     assert len(rows) == 4
     lines = lines_of("article/eels-harwick-weir.html")
     for row in rows:
@@ -68,5 +86,6 @@ def test_reader_comments_come_apart_from_the_main_text(source):
     for comment in comments:
         assert comment in found, f"comment missing from comments: {comment[:60]}"
         assert comment not in text, f"comment kept as main text: {comment[:60]}"
-    assert extract((SITE / path).read_bytes(), url=f"http://news.example/{path}").comments == "", \
+    assert extract((SITE / path).read_bytes(), url=f"http://news.example/{path}").comments == "", (
         "comments are off by default"
+    )

@@ -122,6 +122,7 @@ def test_the_settings_choose_the_pool():
 
 # --- pipelining and the wire -------------------------------------------------------------------------
 
+
 def wait_for_file(path: str) -> int:
     """A job that runs until ``path`` exists (deterministic stand-in for a long page)."""
     while not os.path.exists(path):
@@ -203,10 +204,12 @@ def test_the_jobs_queued_behind_a_lost_one_are_not_lost(processes, tmp_path):
 def test_the_forkserver_preload_loads_every_method_once():
     """What the forkserver imports before forking workers (``WORKER_PRELOAD``) leaves every method's
     module and the stop-word lists loaded, so forked workers start warm."""
-    check = ("import sys; from scrapy_bodytext.workers.executors import WORKER_PRELOAD; "
-             "[__import__(name) for name in WORKER_PRELOAD]; "
-             "from scrapy_bodytext import extractors; "
-             "print(all(path in sys.modules for path in extractors.EXTRACTORS.values()), 'stopwordsiso' in sys.modules)")
+    check = (
+        "import sys; from scrapy_bodytext.workers.executors import WORKER_PRELOAD; "
+        "[__import__(name) for name in WORKER_PRELOAD]; "
+        "from scrapy_bodytext import extractors; "
+        "print(all(path in sys.modules for path in extractors.EXTRACTORS.values()), 'stopwordsiso' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout.split() == ["True", "True"]
@@ -231,8 +234,9 @@ def test_when_no_worker_can_start_the_jobs_fail_instead_of_waiting_forever(caplo
             with pytest.raises(WorkerDied, match="could not be started"):
                 future.result(timeout=60)
         assert pool.counts.started >= START_ATTEMPTS and pool.counts.lost_jobs == 3
-        assert any("did not start (exit code 3); next attempt in 0.5 s" in record.getMessage()
-                   for record in caplog.records)
+        assert any(
+            "did not start (exit code 3); next attempt in 0.5 s" in record.getMessage() for record in caplog.records
+        )
     finally:
         pool.shutdown()
 

@@ -14,8 +14,10 @@ from scrapy_bodytext.extractors import bodytext
 from scrapy_bodytext.extractors.bodytext import context, model, page, units
 from scrapy_bodytext.extractors.bodytext.table import ModelError, Table
 
-PROSE = ("The committee met on Tuesday to discuss the budget, and the members agreed that the library "
-         "should stay open in the evenings for another year.")
+PROSE = (
+    "The committee met on Tuesday to discuss the budget, and the members agreed that the library "
+    "should stay open in the evenings for another year."
+)
 PAGE = f"""<html lang="en"><head><title>Budget</title></head><body>
 <nav><p>Home page of the town council here</p></nav>
 <main><article>
@@ -33,7 +35,7 @@ def paragraph_features(html: str) -> dict[str, dict[str, float]]:
     """Each candidate paragraph's first words -> its features by name."""
     doc = load_document(html, ExtractConfig())
     paras = units.paragraphs(doc)
-    texts = {i: "".join(doc.texts[paras.starts[i]:paras.ends[i]]).strip() for i in paras.candidates}
+    texts = {i: "".join(doc.texts[paras.starts[i] : paras.ends[i]]).strip() for i in paras.candidates}
     return {
         texts[i][:12]: {name: float(paras.rows.column(name)[k]) for name in units.FEATURES}
         for k, i in enumerate(paras.candidates)

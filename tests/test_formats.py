@@ -22,9 +22,9 @@ from scrapy_bodytext import extract, extractors
 from scrapy_bodytext.api import load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.output.formats import write_selection
+from scrapy_bodytext.output.structure import BLOCKS, INLINE
 from scrapy_bodytext.output.text import render_slots
 from scrapy_bodytext.result import Reason
-from scrapy_bodytext.output.structure import BLOCKS, INLINE
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GOLDEN_PAGES = json.loads((GOLDEN / "pages.json").read_text(encoding="utf-8"))
@@ -55,6 +55,8 @@ def markdown_words(markdown: str) -> set[str]:
     plain = MARKDOWN_MARKUP.sub("", LIST_NUMBER.sub(" ", LINK_TARGET.sub("]", plain)))
     plain = re.sub("\ue000(\\d+)\ue001", lambda m: escaped[int(m.group(1))], plain)
     return set(PLAIN_WORD.findall(plain))
+
+
 PLAIN_WORD = re.compile(r"\b[^\W_]+\b")
 #: characters XML 1.0 cannot hold: the HTML output leaves them out
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -65,8 +67,14 @@ def golden_page(entry: dict) -> bytes:
 
 
 def golden_result(entry: dict, output_format: str, links: bool = True):
-    return extract(golden_page(entry), url=entry["url"], encoding=entry["charset"], extractor=entry["extractor"],
-                   output_format=output_format, links=links)
+    return extract(
+        golden_page(entry),
+        url=entry["url"],
+        encoding=entry["charset"],
+        extractor=entry["extractor"],
+        output_format=output_format,
+        links=links,
+    )
 
 
 def page_of(body: str, url: str | None = "https://site.example/dir/page.html"):
@@ -136,9 +144,12 @@ def test_every_method_writes_the_same_selection_in_every_format(corpus, name):
     """On sampled dev pages: same verdict and probability in all formats, clean HTML with the words of
     the text, Markdown with those words as well (markup characters aside)."""
     for page in random.Random(12).sample(corpus, 25):
-        results = {output_format: extract(page.body, url=page.url, encoding=page.charset, extractor=name,
-                                          output_format=output_format, links=True)
-                   for output_format in ("text", "markdown", "html")}
+        results = {
+            output_format: extract(
+                page.body, url=page.url, encoding=page.charset, extractor=name, output_format=output_format, links=True
+            )
+            for output_format in ("text", "markdown", "html")
+        }
         text = results["text"].text
         assert len({(r.reason, r.is_article, r.article_probability) for r in results.values()}) == 1, page.id
         assert bool(results["markdown"].text) == bool(results["html"].text) == bool(text), page.id
@@ -157,8 +168,11 @@ def test_token_soup_in_every_format(name, markup):
     for output_format in ("markdown", "html"):
         result = extract(markup, extractor=name, url=url, output_format=output_format, links=True)
         assert result.reason is not Reason.ERROR, result.detail
-        assert (result.reason, result.is_article, result.article_probability) == \
-            (text.reason, text.is_article, text.article_probability)
+        assert (result.reason, result.is_article, result.article_probability) == (
+            text.reason,
+            text.is_article,
+            text.article_probability,
+        )
         assert bool(result.text) <= bool(text.text)  # characters XML cannot hold are all it may lose
         if output_format == "html" and result.text:
             assert_clean_html(result.text, text.text)
@@ -168,9 +182,11 @@ def test_token_soup_in_every_format(name, markup):
 def test_the_eels_article_table_is_a_markdown_pipe_table():
     """The example site's eels article, with a method whose selection keeps its data table."""
     result = extract(EELS.read_bytes(), url=EELS_URL, extractor="wuyang", output_format="markdown")
-    assert "| Period | Nights surveyed | Eels counted | Busiest night |\n| --- | --- | --- | --- |\n" \
-           "| 1–31 March | 27 | 2,140 | 408 |\n| 1–30 April | 30 | 24,915 | 5,372 |\n" \
-           "| 1–15 May | 15 | 14,205 | 3,890 |\n" in result.text
+    assert (
+        "| Period | Nights surveyed | Eels counted | Busiest night |\n| --- | --- | --- | --- |\n"
+        "| 1–31 March | 27 | 2,140 | 408 |\n| 1–30 April | 30 | 24,915 | 5,372 |\n"
+        "| 1–15 May | 15 | 14,205 | 3,890 |\n" in result.text
+    )
     assert "\n## What the nightly counts show\n" in result.text
 
 
@@ -180,8 +196,10 @@ def test_the_table_writer_on_the_eels_document():
     table = doc.tags.index("table")
     slots = range(doc.slot_starts[table], doc.slot_ends[table])
     assert write_selection(doc, slots, "markdown").splitlines() == [
-        "| Period | Nights surveyed | Eels counted | Busiest night |", "| --- | --- | --- | --- |",
-        "| 1–31 March | 27 | 2,140 | 408 |", "| 1–30 April | 30 | 24,915 | 5,372 |",
+        "| Period | Nights surveyed | Eels counted | Busiest night |",
+        "| --- | --- | --- | --- |",
+        "| 1–31 March | 27 | 2,140 | 408 |",
+        "| 1–30 April | 30 | 24,915 | 5,372 |",
         "| 1–15 May | 15 | 14,205 | 3,890 |",
     ]
     assert write_selection(doc, slots, "html").startswith("<article>\n<table>\n<thead>\n<tr><th>Period</th><th>Nights")
@@ -189,28 +207,39 @@ def test_the_table_writer_on_the_eels_document():
 
 # ----------------------------------------------------------------------------------- the writers
 def test_headings_paragraphs_and_inline_formatting():
-    body = ("<h1>Title</h1><h3>Sub <em>part</em></h3><p>Plain <b>bold</b>, <i>italic</i>, <s>gone</s>, "
-            "<code>x = 1</code>, H<sub>2</sub>O and <u>under</u>.</p>")
-    assert written(body, "markdown") == ("# Title\n\n### Sub *part*\n\n"
-                                         "Plain **bold**, *italic*, ~~gone~~, `x = 1`, H 2 O and under.")
-    assert written(body, "html") == ("<article>\n<h1>Title</h1>\n<h3>Sub <em>part</em></h3>\n<p>Plain <b>bold</b>, "
-                                     "<i>italic</i>, <s>gone</s>, <code>x = 1</code>, H <sub>2</sub> O and "
-                                     "<u>under</u>.</p>\n</article>")
+    body = (
+        "<h1>Title</h1><h3>Sub <em>part</em></h3><p>Plain <b>bold</b>, <i>italic</i>, <s>gone</s>, "
+        "<code>x = 1</code>, H<sub>2</sub>O and <u>under</u>.</p>"
+    )
+    assert written(body, "markdown") == (
+        "# Title\n\n### Sub *part*\n\nPlain **bold**, *italic*, ~~gone~~, `x = 1`, H 2 O and under."
+    )
+    assert written(body, "html") == (
+        "<article>\n<h1>Title</h1>\n<h3>Sub <em>part</em></h3>\n<p>Plain <b>bold</b>, "
+        "<i>italic</i>, <s>gone</s>, <code>x = 1</code>, H <sub>2</sub> O and "
+        "<u>under</u>.</p>\n</article>"
+    )
 
 
 def test_lists_are_numbered_and_nested_lists_indented():
-    body = ("<ul><li>one<ul><li>one.a</li><li>one.b<ol><li>deep</li><li>deeper</li></ol></li></ul></li>"
-            "<li><p>two</p><p>more of two</p></li></ul><ol><li>first<br>on two lines</li><li>second</li></ol>")
+    body = (
+        "<ul><li>one<ul><li>one.a</li><li>one.b<ol><li>deep</li><li>deeper</li></ol></li></ul></li>"
+        "<li><p>two</p><p>more of two</p></li></ul><ol><li>first<br>on two lines</li><li>second</li></ol>"
+    )
     assert written(body, "markdown") == (
         "- one\n  - one.a\n  - one.b\n    1. deep\n    2. deeper\n- two\n\n  more of two\n\n"
-        "1. first\\\n   on two lines\n2. second")
+        "1. first\\\n   on two lines\n2. second"
+    )
 
 
 def test_tables_take_their_header_from_the_first_row_and_escape_cells():
-    body = ("<table><caption>Scores</caption><tr><th>Team</th><th>Points</th></tr><tr><td>A|B</td><td>3</td></tr>"
-            "<tr><td colspan=2>no match</td></tr><tr><td>C</td><td>1</td><td>extra</td></tr></table>")
-    assert written(body, "markdown") == ("Scores\n\n| Team | Points |  |\n| --- | --- | --- |\n| A\\|B | 3 |  |\n"
-                                         "| no match |  |  |\n| C | 1 | extra |")
+    body = (
+        "<table><caption>Scores</caption><tr><th>Team</th><th>Points</th></tr><tr><td>A|B</td><td>3</td></tr>"
+        "<tr><td colspan=2>no match</td></tr><tr><td>C</td><td>1</td><td>extra</td></tr></table>"
+    )
+    assert written(body, "markdown") == (
+        "Scores\n\n| Team | Points |  |\n| --- | --- | --- |\n| A\\|B | 3 |  |\n| no match |  |  |\n| C | 1 | extra |"
+    )
     headless = "<table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>"
     assert written(headless, "markdown") == "| x | y |\n| --- | --- |\n| 1 | 2 |"
     assert '<td colspan="2">no match</td>' in written(body, "html")
@@ -224,10 +253,13 @@ def test_layout_tables_are_written_as_their_content():
 
 
 def test_block_quotes_and_definition_lists():
-    body = ("<blockquote><p>Quoted <b>words</b></p>loose line<br>next line<blockquote>inner</blockquote>"
-            "</blockquote><dl><dt>Term</dt><dd>Meaning</dd></dl>")
-    assert written(body, "markdown") == ("> Quoted **words**\n>\n> loose line\n>\n> next line\n>\n> > inner\n\n"
-                                         "Term\n: Meaning")
+    body = (
+        "<blockquote><p>Quoted <b>words</b></p>loose line<br>next line<blockquote>inner</blockquote>"
+        "</blockquote><dl><dt>Term</dt><dd>Meaning</dd></dl>"
+    )
+    assert written(body, "markdown") == (
+        "> Quoted **words**\n>\n> loose line\n>\n> next line\n>\n> > inner\n\nTerm\n: Meaning"
+    )
 
 
 def test_code_blocks_are_fenced_and_keep_their_layout():
@@ -238,47 +270,64 @@ def test_code_blocks_are_fenced_and_keep_their_layout():
 
 
 def test_text_that_reads_as_markdown_is_escaped():
-    body = ("<p>* star _under_ [brackets] &lt;tag&gt; a\\b `tick` AT&amp;amp;T</p><p># no heading</p><p>1. no list</p>"
-            "<p>- no bullet</p><p>&gt; no quote</p><p>---</p><h2>C# and F# #</h2>")
+    body = (
+        "<p>* star _under_ [brackets] &lt;tag&gt; a\\b `tick` AT&amp;amp;T</p><p># no heading</p><p>1. no list</p>"
+        "<p>- no bullet</p><p>&gt; no quote</p><p>---</p><h2>C# and F# #</h2>"
+    )
     assert written(body, "markdown").split("\n\n") == [
-        r"\* star \_under\_ \[brackets\] \<tag> a\\b \`tick\` AT\&amp;T", r"\# no heading", r"1\. no list",
-        r"\- no bullet", r"\> no quote", r"\---", r"## C# and F# \#",
+        r"\* star \_under\_ \[brackets\] \<tag> a\\b \`tick\` AT\&amp;T",
+        r"\# no heading",
+        r"1\. no list",
+        r"\- no bullet",
+        r"\> no quote",
+        r"\---",
+        r"## C# and F# \#",
     ]
 
 
 def test_links_only_when_asked_absolute_and_never_scripts():
-    body = ("<p><a href='/maps/river map(1).html'>map</a> <a href='javascript:alert(1)'>script</a> "
-            "<a href=' JaVa\tScript:x'>script2</a> <a href='#notes'>notes</a> "
-            "<a href='https://other.example/'>other</a> <a>no target</a></p>")
+    body = (
+        "<p><a href='/maps/river map(1).html'>map</a> <a href='javascript:alert(1)'>script</a> "
+        "<a href=' JaVa\tScript:x'>script2</a> <a href='#notes'>notes</a> "
+        "<a href='https://other.example/'>other</a> <a>no target</a></p>"
+    )
     assert written(body, "markdown") == "map script script2 notes other no target"
     assert written(body, "markdown", links=True) == (
         "[map](https://site.example/maps/river%20map%281%29.html) script script2 "
-        "[notes](https://site.example/dir/page.html#notes) [other](https://other.example/) no target")
+        "[notes](https://site.example/dir/page.html#notes) [other](https://other.example/) no target"
+    )
     assert written(body, "html", links=True) == (
         '<article>\n<p><a href="https://site.example/maps/river map(1).html">map</a> script script2 '
         '<a href="https://site.example/dir/page.html#notes">notes</a> <a href="https://other.example/">other</a> '
-        "no target</p>\n</article>")
+        "no target</p>\n</article>"
+    )
     assert "[map](/maps/river%20map%281%29.html)" in written(body, "markdown", links=True, url=None)
 
 
 def test_html_leaves_out_everything_but_structure():
-    body = ("<div class='story' id='s1' style='color:red' onclick='steal()'><h2 class='x'>Head</h2>"
-            "<p onmouseover='x()'>Text <span class='y'>in span</span> <font size=2>font</font>"
-            "<img src='a.png' onerror='x()'></p><form><input value='no'></form><table border=1>"
-            "<tr><td style='x' onclick='y'>cell</td></tr></table></div>")
+    body = (
+        "<div class='story' id='s1' style='color:red' onclick='steal()'><h2 class='x'>Head</h2>"
+        "<p onmouseover='x()'>Text <span class='y'>in span</span> <font size=2>font</font>"
+        "<img src='a.png' onerror='x()'></p><form><input value='no'></form><table border=1>"
+        "<tr><td style='x' onclick='y'>cell</td></tr></table></div>"
+    )
     html = written(body, "html", links=True)
-    assert html == ("<article>\n<h2>Head</h2>\n<p>Text in span font</p>\n<table>\n<tr><td>cell</td></tr>\n"
-                    "</table>\n</article>")
+    assert html == (
+        "<article>\n<h2>Head</h2>\n<p>Text in span font</p>\n<table>\n<tr><td>cell</td></tr>\n</table>\n</article>"
+    )
 
 
 def test_elements_out_of_place_are_left_out_with_their_text_kept():
-    body = ("<li>item without list</li><td>cell without table</td><h2>Head<div>line two</div></h2>"
-            "<b>bold <p>paragraph in bold</p></b><a href='/x'><h3>Linked heading</h3></a><pre><p>in pre</p></pre>"
-            "<div>a</div><div>b</div>")
+    body = (
+        "<li>item without list</li><td>cell without table</td><h2>Head<div>line two</div></h2>"
+        "<b>bold <p>paragraph in bold</p></b><a href='/x'><h3>Linked heading</h3></a><pre><p>in pre</p></pre>"
+        "<div>a</div><div>b</div>"
+    )
     assert written(body, "html", links=True) == (
         "<article>\n<p>item without list</p>\n<p>cell without table</p>\n<h2>Head<br/>line two</h2>\n"
         "<p><b>bold</b></p>\n<p>paragraph in bold</p>\n<h3>Linked heading</h3>\n<pre>in pre</pre>\n<p>a</p>\n"
-        "<p>b</p>\n</article>")
+        "<p>b</p>\n</article>"
+    )
 
 
 def test_characters_xml_cannot_hold_never_break_the_html():
@@ -287,8 +336,10 @@ def test_characters_xml_cannot_hold_never_break_the_html():
 
 
 def test_spaces_sit_outside_inline_elements_and_never_double():
-    assert written("<p>a<b> bold </b>b  <i> x</i><span> </span> y\n\n z <b> </b> w</p>", "html") == \
-        "<article>\n<p>a <b>bold</b> b <i>x</i> y z w</p>\n</article>"
+    assert (
+        written("<p>a<b> bold </b>b  <i> x</i><span> </span> y\n\n z <b> </b> w</p>", "html")
+        == "<article>\n<p>a <b>bold</b> b <i>x</i> y z w</p>\n</article>"
+    )
 
 
 # ----------------------------------------------------------------------------------- the contract

@@ -17,11 +17,15 @@ import scrapy_bodytext
 from scrapy_bodytext import config as config_module
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.page.document import (
-    ELEMENT_COLUMNS, LAZY_ELEMENT_COLUMNS, LAZY_SLOT_COLUMNS, SLOT_COLUMNS, Document,
-)
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.extractors import names
+from scrapy_bodytext.page.document import (
+    ELEMENT_COLUMNS,
+    LAZY_ELEMENT_COLUMNS,
+    LAZY_SLOT_COLUMNS,
+    SLOT_COLUMNS,
+    Document,
+)
 from scrapy_bodytext.page.language import detect_language, stopword_counts
 from scrapy_bodytext.page.parse import thread_parser
 
@@ -120,8 +124,9 @@ def test_document_holds_the_columns_and_nothing_else():
         assert isinstance(getattr(doc, name), list) and len(getattr(doc, name)) == elements, name
     for name in SLOT_COLUMNS + LAZY_SLOT_COLUMNS:
         assert isinstance(getattr(doc, name), list) and len(getattr(doc, name)) == slots, name
-    assert set(vars(doc)) - page_fields == set(ELEMENT_COLUMNS + SLOT_COLUMNS + LAZY_ELEMENT_COLUMNS
-                                               + LAZY_SLOT_COLUMNS)
+    assert set(vars(doc)) - page_fields == set(
+        ELEMENT_COLUMNS + SLOT_COLUMNS + LAZY_ELEMENT_COLUMNS + LAZY_SLOT_COLUMNS
+    )
     # the page's declarations keep the names the methods read, from one reader
     assert (doc.og_type, doc.title, doc.claims.og_type) == ("article", "Old station", "article")
     assert not any(hasattr(Document, name) for name in ("text_of", "descendants", "children"))
@@ -132,8 +137,18 @@ def test_methods_keep_per_page_values_in_the_memo():
     assert detect_language(doc) == "de"
     stopword_counts(doc, "de")
     assert {key[0] for key in doc.memo} == {"scrapy_bodytext.page.language"}
-    assert not set(vars(doc)) - {*ELEMENT_COLUMNS, *SLOT_COLUMNS, "chars", "url", "encoding", "deadline",
-                                 "claims", "memo", "_prefix", "trailing_tags"}
+    assert not set(vars(doc)) - {
+        *ELEMENT_COLUMNS,
+        *SLOT_COLUMNS,
+        "chars",
+        "url",
+        "encoding",
+        "deadline",
+        "claims",
+        "memo",
+        "_prefix",
+        "trailing_tags",
+    }
 
 
 def test_options_are_resolved_once_per_configuration(monkeypatch):
@@ -150,10 +165,15 @@ def test_options_are_resolved_once_per_configuration(monkeypatch):
 
 # ----------------------------------------------------------------------------- imports
 def core_modules() -> list[str]:
-    found = [f"scrapy_bodytext.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem not in ("__init__", "__main__")]
+    found = [
+        f"scrapy_bodytext.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem not in ("__init__", "__main__")
+    ]
     for folder in CORE_FOLDERS:
-        found += [f"scrapy_bodytext.{folder}.{path.stem}" for path in (PACKAGE / folder).glob("*.py")
-                  if path.stem != "__init__"]
+        found += [
+            f"scrapy_bodytext.{folder}.{path.stem}"
+            for path in (PACKAGE / folder).glob("*.py")
+            if path.stem != "__init__"
+        ]
     return sorted(found)
 
 
@@ -172,9 +192,13 @@ def imported_modules(module: str) -> set[str]:
     path = _module_path(module)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-               and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
-               for statement in block.body for node in ast.walk(statement)}
+    skipped = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
     found = set()
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -203,7 +227,7 @@ def test_the_core_imports_without_a_circle():
         state[module] = 1
         for target in sorted(graph.get(module) or imported_modules(module)):
             if state.get(target) == 1:
-                circle = path[path.index(target):] + [target] if target in path else [module, target]
+                circle = path[path.index(target) :] + [target] if target in path else [module, target]
                 pytest.fail("import circle: " + " -> ".join(circle))
             if state.get(target) is None:
                 visit(target, [*path, target])

@@ -19,8 +19,8 @@ from scrapy_bodytext import extract
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.extractors import EXTRACTORS, names
-from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH
 from scrapy_bodytext.output.text import render_slots
+from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH
 from scrapy_bodytext.result import ExtractionResult, LimitExceeded, Reason
 
 #: generous per-page bound so CI stays stable (the per-page budget is 5 s; methods check it between stages)
@@ -73,13 +73,16 @@ def minified_front_page(size: int) -> bytes:
     blocks, total, n = [], 0, 0
     while total < size:
         text = " ".join(rnd.choice(words) for _ in range(50))
-        block = (f'<div class="post p{n}"><h2><a href="/story/{n}">Story {n}</a></h2><p>{text}.</p>'
-                 f'<span class="meta">{n} comments</span></div>')
+        block = (
+            f'<div class="post p{n}"><h2><a href="/story/{n}">Story {n}</a></h2><p>{text}.</p>'
+            f'<span class="meta">{n} comments</span></div>'
+        )
         blocks.append(block)
         total += len(block)
         n += 1
-    return ("<!DOCTYPE html><html><head><title>Front page</title></head><body>" + "".join(blocks)
-            + "</body></html>").encode()
+    return (
+        "<!DOCTYPE html><html><head><title>Front page</title></head><body>" + "".join(blocks) + "</body></html>"
+    ).encode()
 
 
 def links_table(rows: int) -> bytes:
@@ -97,8 +100,11 @@ class Case:
 
 CASES = [
     # not markup at all
-    Case("pdf", lambda: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\n" + random_bytes(20000, 1),
-         frozenset({NOT_HTML})),
+    Case(
+        "pdf",
+        lambda: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\n" + random_bytes(20000, 1),
+        frozenset({NOT_HTML}),
+    ),
     Case("png", lambda: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + random_bytes(20000, 2), frozenset({NOT_HTML})),
     Case("jpeg", lambda: b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + random_bytes(20000, 3), frozenset({NOT_HTML})),
     Case("gzip-html", lambda: gzip.compress(ARTICLE.encode()), frozenset({NOT_HTML})),
@@ -112,52 +118,123 @@ CASES = [
     Case("bom-only", lambda: b"\xef\xbb\xbf", frozenset({EMPTY})),
     Case("comments-only", lambda: b"<!-- nothing -->" * 1000, frozenset({EMPTY})),
     Case("doctype-and-comments", lambda: "<!DOCTYPE html><!-- a --><?php echo 1 ?><!-- b -->", frozenset({EMPTY})),
-    Case("frameset", lambda: b'<html><head><title>Frames</title></head><frameset cols="20%,80%">'
-         b'<frame src="menu.html"><frame src="main.html"><noframes></noframes></frameset></html>',
-         frozenset({EMPTY})),
-    Case("svg-only", lambda: b'<svg xmlns="http://www.w3.org/2000/svg"><text x="0" y="15">'
-         + b"Vector text " * 200 + b"</text></svg>", frozenset({EMPTY})),
-    Case("script-only-5MB", lambda: b"<html><body><script>" + b"var counter = 1; " * (5 * MB // 17)
-         + b"</script></body></html>", frozenset({EMPTY})),
+    Case(
+        "frameset",
+        lambda: (
+            b'<html><head><title>Frames</title></head><frameset cols="20%,80%">'
+            b'<frame src="menu.html"><frame src="main.html"><noframes></noframes></frameset></html>'
+        ),
+        frozenset({EMPTY}),
+    ),
+    Case(
+        "svg-only",
+        lambda: (
+            b'<svg xmlns="http://www.w3.org/2000/svg"><text x="0" y="15">' + b"Vector text " * 200 + b"</text></svg>"
+        ),
+        frozenset({EMPTY}),
+    ),
+    Case(
+        "script-only-5MB",
+        lambda: b"<html><body><script>" + b"var counter = 1; " * (5 * MB // 17) + b"</script></body></html>",
+        frozenset({EMPTY}),
+    ),
     # too big
-    Case("30MB-bytes", lambda: article(SENTENCE, paragraphs=30 * MB // (len(SENTENCE) + 7)).encode(),
-         frozenset({Reason.TOO_LARGE})),
-    Case("30MB-str", lambda: article(SENTENCE, paragraphs=30 * MB // (len(SENTENCE) + 7)),
-         frozenset({Reason.TOO_LARGE})),
-    Case("500k-elements", lambda: b"<html><body>" + b"<span>x</span>" * 500_000 + b"</body></html>",
-         frozenset({Reason.TOO_MANY_NODES})),
-    Case("mostly-invalid-str", lambda: "<html><body><p>" + "\ufffd" * 20000 + "</p></body></html>",
-         frozenset({Reason.UNDECODABLE})),
+    Case(
+        "30MB-bytes",
+        lambda: article(SENTENCE, paragraphs=30 * MB // (len(SENTENCE) + 7)).encode(),
+        frozenset({Reason.TOO_LARGE}),
+    ),
+    Case(
+        "30MB-str", lambda: article(SENTENCE, paragraphs=30 * MB // (len(SENTENCE) + 7)), frozenset({Reason.TOO_LARGE})
+    ),
+    Case(
+        "500k-elements",
+        lambda: b"<html><body>" + b"<span>x</span>" * 500_000 + b"</body></html>",
+        frozenset({Reason.TOO_MANY_NODES}),
+    ),
+    Case(
+        "mostly-invalid-str",
+        lambda: "<html><body><p>" + "\ufffd" * 20000 + "</p></body></html>",
+        frozenset({Reason.UNDECODABLE}),
+    ),
     # deep, long, many
-    Case("100k-nested-divs", lambda: (ARTICLE[:-14] + "<div>" * 100_000 + SENTENCE + "</div>" * 100_000
-                                      + "</body></html>").encode(), JUDGED),
-    Case("nested-inline-90k", lambda: ("<html><body><p>" + "<b><i><span>" * 30_000 + SENTENCE
-                                       + "</span></i></b>" * 30_000 + "</p></body></html>").encode(), JUDGED),
-    Case("nested-tables-1000", lambda: ("<html><body>" + "<table><tr><td>" * 1000 + SENTENCE
-                                        + "</td></tr></table>" * 1000 + "</body></html>").encode(), JUDGED),
-    Case("unclosed-font-5000", lambda: ("<html><body>" + f"<font size=2>{SENTENCE}<br>" * 5000).encode(),
-         JUDGED_OR_TIMED),
+    Case(
+        "100k-nested-divs",
+        lambda: (ARTICLE[:-14] + "<div>" * 100_000 + SENTENCE + "</div>" * 100_000 + "</body></html>").encode(),
+        JUDGED,
+    ),
+    Case(
+        "nested-inline-90k",
+        lambda: (
+            "<html><body><p>" + "<b><i><span>" * 30_000 + SENTENCE + "</span></i></b>" * 30_000 + "</p></body></html>"
+        ).encode(),
+        JUDGED,
+    ),
+    Case(
+        "nested-tables-1000",
+        lambda: (
+            "<html><body>" + "<table><tr><td>" * 1000 + SENTENCE + "</td></tr></table>" * 1000 + "</body></html>"
+        ).encode(),
+        JUDGED,
+    ),
+    Case(
+        "unclosed-font-5000", lambda: ("<html><body>" + f"<font size=2>{SENTENCE}<br>" * 5000).encode(), JUDGED_OR_TIMED
+    ),
     Case("minified-5MB-line", lambda: minified_front_page(5 * MB), JUDGED_OR_TIMED),
     Case("table-50k-links", lambda: links_table(50_000), JUDGED_OR_TIMED),
     Case("10MB-word", lambda: b"<html><body><p>" + b"a" * 10_000_000 + b"</p></body></html>", JUDGED),
-    Case("1MB-punctuation-run", lambda: b"<html><body><pre>" + b"-=" * (MB // 2) + b"</pre><p>"
-         + SENTENCE.encode() + b"</p></body></html>", JUDGED),
-    Case("1MB-entities", lambda: b"<html><body><p>" + b"&amp;&eacute;&#169;&#x1F600;&nbsp;&bogus; " * (MB // 42)
-         + b"</p></body></html>", JUDGED),
-    Case("invalid-numeric-entities", lambda: b"<html><body><p>" + b"&#0;&#xD800;&#99999999;&#x110000;" * 30000
-         + b"</p></body></html>", JUDGED),
-    Case("5MB-attribute", lambda: ('<html><body><div title="' + "x" * (5 * MB) + '" class="' + " c" * (MB // 2)
-                                   + '">' + SENTENCE * 5 + "</div></body></html>").encode(), JUDGED),
-    Case("100k-attributes", lambda: ("<html><body><div " + " ".join(f"data-a{n}=1" for n in range(100_000))
-                                     + ">" + SENTENCE * 5 + "</div></body></html>").encode(), JUDGED),
-    Case("20k-iframes", lambda: ("<html><body>" + '<iframe src="/ad"></iframe>' * 20_000 + f"<p>{SENTENCE}</p>"
-                                 + "</body></html>").encode(), JUDGED),
+    Case(
+        "1MB-punctuation-run",
+        lambda: b"<html><body><pre>" + b"-=" * (MB // 2) + b"</pre><p>" + SENTENCE.encode() + b"</p></body></html>",
+        JUDGED,
+    ),
+    Case(
+        "1MB-entities",
+        lambda: b"<html><body><p>" + b"&amp;&eacute;&#169;&#x1F600;&nbsp;&bogus; " * (MB // 42) + b"</p></body></html>",
+        JUDGED,
+    ),
+    Case(
+        "invalid-numeric-entities",
+        lambda: b"<html><body><p>" + b"&#0;&#xD800;&#99999999;&#x110000;" * 30000 + b"</p></body></html>",
+        JUDGED,
+    ),
+    Case(
+        "5MB-attribute",
+        lambda: (
+            '<html><body><div title="'
+            + "x" * (5 * MB)
+            + '" class="'
+            + " c" * (MB // 2)
+            + '">'
+            + SENTENCE * 5
+            + "</div></body></html>"
+        ).encode(),
+        JUDGED,
+    ),
+    Case(
+        "100k-attributes",
+        lambda: (
+            "<html><body><div "
+            + " ".join(f"data-a{n}=1" for n in range(100_000))
+            + ">"
+            + SENTENCE * 5
+            + "</div></body></html>"
+        ).encode(),
+        JUDGED,
+    ),
+    Case(
+        "20k-iframes",
+        lambda: (
+            "<html><body>" + '<iframe src="/ad"></iframe>' * 20_000 + f"<p>{SENTENCE}</p>" + "</body></html>"
+        ).encode(),
+        JUDGED,
+    ),
     # broken markup
     Case("truncated", lambda: ARTICLE.encode()[: len(ARTICLE) // 2], JUDGED),
     Case("unclosed-comment", lambda: (ARTICLE[:300] + "<!-- " + ARTICLE[300:]).encode(), JUDGED),
     Case("unclosed-attribute-quote", lambda: ('<html><body><div title="oops>' + ARTICLE).encode(), JUDGED),
     Case("plaintext", lambda: ("<html><body><p>Intro</p><plaintext>" + ARTICLE).encode(), JUDGED),
-    Case("tag-soup", lambda: (b"< a <b < <<>> </ </> <! <?x <![CDATA[ ]]> &&; " * 20000), JUDGED),
+    Case("tag-soup", lambda: b"< a <b < <<>> </ </> <! <?x <![CDATA[ ]]> &&; " * 20000, JUDGED),
     Case("json-as-html", lambda: b'{"items": [' + b'{"id": 1, "title": "x"},' * 10000 + b"{}]}", JUDGED),
     Case("plain-text", lambda: (SENTENCE + "\n\n") * 200, JUDGED),
     Case("lone-surrogates-str", lambda: article("broken \ud800 surrogate \udfff text " + SENTENCE), JUDGED),
@@ -167,18 +244,23 @@ CASES = [
     Case("utf-16-be-bom", lambda: ("\ufeff" + article(FR)).encode("utf-16-be"), JUDGED, "utf-16-be"),
     Case("utf-16-le", lambda: article(FR).encode("utf-16-le"), JUDGED, "utf-16-le"),
     Case("utf-16-be", lambda: article(FR).encode("utf-16-be"), JUDGED, "utf-16-be"),
-    Case("xml-declaration", lambda: ('<?xml version="1.0" encoding="ISO-8859-1"?>' + article(FR)).encode("cp1252"),
-         JUDGED, "cp1252"),
+    Case(
+        "xml-declaration",
+        lambda: ('<?xml version="1.0" encoding="ISO-8859-1"?>' + article(FR)).encode("cp1252"),
+        JUDGED,
+        "cp1252",
+    ),
     Case("xml-declaration-str", lambda: '<?xml version="1.0" encoding="ISO-8859-1"?>' + article(FR), JUDGED),
-    Case("declared-utf8-is-cp1252", lambda: article(FR, head='<meta charset="utf-8">').encode("cp1252"),
-         JUDGED, "cp1252"),
-    Case("declared-latin1-is-utf8", lambda: article(RU, head='<meta charset="iso-8859-1">').encode(),
-         JUDGED, "utf-8"),
+    Case(
+        "declared-utf8-is-cp1252", lambda: article(FR, head='<meta charset="utf-8">').encode("cp1252"), JUDGED, "cp1252"
+    ),
+    Case("declared-latin1-is-utf8", lambda: article(RU, head='<meta charset="iso-8859-1">').encode(), JUDGED, "utf-8"),
     Case("undeclared-gbk", lambda: article(ZH).encode("gbk"), JUDGED, "gb18030"),
     Case("undeclared-shift-jis", lambda: article(JA).encode("shift_jis"), JUDGED, "cp932"),
     Case("undeclared-windows-1251", lambda: article(RU).encode("cp1251"), JUDGED, "cp1251"),
-    Case("declared-utf16-on-ascii", lambda: article(SENTENCE, head='<meta charset="utf-16">').encode(),
-         JUDGED, "utf-8"),
+    Case(
+        "declared-utf16-on-ascii", lambda: article(SENTENCE, head='<meta charset="utf-16">').encode(), JUDGED, "utf-8"
+    ),
 ]
 
 
@@ -221,7 +303,8 @@ def report_slowest(request):
 
 
 @pytest.mark.parametrize(
-    "case, method", [(case, method) for case in CASES for method in METHODS],
+    "case, method",
+    [(case, method) for case in CASES for method in METHODS],
     ids=[f"{case.name}-{method}" for case in CASES for method in METHODS],
 )
 def test_hostile_page(case: Case, method: str):
@@ -254,11 +337,20 @@ def test_bytes_like_bodies(kind):
 
 # ----------------------------------------------------------------------------- the front end's bounds
 def test_deep_nesting_is_flattened_not_lost():
-    html = ("<html><body><p>before the deep part</p>" + "<div>" * 100_000 + "<p>deep inside</p>" + "</div>" * 100_000
-            + "<p>after the deep part</p></body></html>")
+    html = (
+        "<html><body><p>before the deep part</p>"
+        + "<div>" * 100_000
+        + "<p>deep inside</p>"
+        + "</div>" * 100_000
+        + "<p>after the deep part</p></body></html>"
+    )
     doc = load_document(html.encode(), ExtractConfig())
     assert doc.max_depth <= MAX_DEPTH
-    assert render_slots(doc, range(len(doc.texts))).splitlines() == ["before the deep part", "deep inside", "after the deep part"]
+    assert render_slots(doc, range(len(doc.texts))).splitlines() == [
+        "before the deep part",
+        "deep inside",
+        "after the deep part",
+    ]
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -294,11 +386,15 @@ def test_too_many_elements_are_refused_before_a_tree_is_built():
 
 # ----------------------------------------------------------------------------- configured limits
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("limits, reason", [
-    ({"max_body_size": 1000}, Reason.TOO_LARGE),
-    ({"max_nodes": 50}, Reason.TOO_MANY_NODES),
-    ({"time_budget": 1e-9}, Reason.TIME_LIMIT),
-], ids=["max_body_size", "max_nodes", "time_budget"])
+@pytest.mark.parametrize(
+    "limits, reason",
+    [
+        ({"max_body_size": 1000}, Reason.TOO_LARGE),
+        ({"max_nodes": 50}, Reason.TOO_MANY_NODES),
+        ({"time_budget": 1e-9}, Reason.TIME_LIMIT),
+    ],
+    ids=["max_body_size", "max_nodes", "time_budget"],
+)
 @pytest.mark.parametrize("as_str", [False, True], ids=["bytes", "str"])
 def test_configured_limits(method, limits, reason, as_str):
     html = ARTICLE.replace("</article>", "<span>x</span>" * 5000 + "</article>")  # past the first time check

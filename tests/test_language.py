@@ -46,21 +46,33 @@ def test_stopword_lists_come_lower_cased_from_the_package_and_hold_letters_only(
     assert len(language.supported()) >= 50
 
 
-@pytest.mark.parametrize("code, expected", [
-    ("en-US", "en"), ("de_DE", "de"), ("ZH-Hans", "zh"), ("iw", "he"), ("nb", "no"), ("", None), (None, None),
-])
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("en-US", "en"),
+        ("de_DE", "de"),
+        ("ZH-Hans", "zh"),
+        ("iw", "he"),
+        ("nb", "no"),
+        ("", None),
+        (None, None),
+    ],
+)
 def test_language_tags_are_reduced_to_their_primary_code(code, expected):
     assert language.normalize_code(code) == expected
 
 
-@pytest.mark.parametrize("paragraphs, menu, expected", [
-    (ENGLISH_PARAGRAPHS, None, "en"),
-    (GERMAN_PARAGRAPHS, GERMAN_MENU, "de"),
-    (FRENCH_PARAGRAPHS, None, "fr"),
-    (CHINESE_PARAGRAPHS, CHINESE_MENU, "zh"),
-    (JAPANESE_PARAGRAPHS, CHINESE_MENU, "ja"),
-    (KOREAN_PARAGRAPHS, None, "ko"),
-])
+@pytest.mark.parametrize(
+    "paragraphs, menu, expected",
+    [
+        (ENGLISH_PARAGRAPHS, None, "en"),
+        (GERMAN_PARAGRAPHS, GERMAN_MENU, "de"),
+        (FRENCH_PARAGRAPHS, None, "fr"),
+        (CHINESE_PARAGRAPHS, CHINESE_MENU, "zh"),
+        (JAPANESE_PARAGRAPHS, CHINESE_MENU, "ja"),
+        (KOREAN_PARAGRAPHS, None, "ko"),
+    ],
+)
 def test_undeclared_language_is_found_from_the_text(paragraphs, menu, expected):
     page = article_page(paragraphs, menu) if menu else article_page(paragraphs)
     assert language.detect_language(doc_of(page)) == expected
@@ -68,10 +80,17 @@ def test_undeclared_language_is_found_from_the_text(paragraphs, menu, expected):
 
 def test_a_plausible_declared_language_wins_over_detection():
     # Norwegian and Danish share most function words; the declaration decides between close languages
-    html = '<html lang="da-DK"><body><p>' + " ".join(["det er en god dag og vi er glade for det"] * 5) + "</p></body></html>"
+    html = (
+        '<html lang="da-DK"><body><p>'
+        + " ".join(["det er en god dag og vi er glade for det"] * 5)
+        + "</p></body></html>"
+    )
     assert language.detect_language(doc_of(html)) == "da"
-    meta = ('<html><head><meta http-equiv="Content-Language" content="no"></head><body><p>'
-            + " ".join(["det er en god dag og vi er glade for det"] * 5) + "</p></body></html>")
+    meta = (
+        '<html><head><meta http-equiv="Content-Language" content="no"></head><body><p>'
+        + " ".join(["det er en god dag og vi er glade for det"] * 5)
+        + "</p></body></html>"
+    )
     assert language.detect_language(doc_of(meta)) == "no"
 
 

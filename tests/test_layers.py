@@ -83,7 +83,9 @@ def test_imports_run_down_the_layers(path: Path) -> None:
     assert not upward, f"{path.relative_to(PACKAGE)} imports from a layer above it: " + "; ".join(upward)
 
 
-@pytest.mark.parametrize("path", [p for p in modules() if layer_of(p) in CORE], ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize(
+    "path", [p for p in modules() if layer_of(p) in CORE], ids=lambda p: str(p.relative_to(PACKAGE))
+)
 def test_the_core_imports_no_scrapy(path: Path) -> None:
     engines = [m for _, m in imports(path) if m.split(".")[0] in {"scrapy", "twisted", "itemadapter", "parsel"}]
     assert not engines, f"{path.relative_to(PACKAGE)} imports {engines}"

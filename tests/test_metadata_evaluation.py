@@ -33,12 +33,22 @@ def labelled_corpus(tmp_path: Path) -> Path:
     folder = tmp_path / "corpus"
     (folder / "pages").mkdir(parents=True)
     pages = [
-        ("a1", "news", True, {"title": "Bridge under water", "authors": ["Jane Doe"], "published": "2024-03-05"},
-         '<meta property="og:title" content="Bridge under water | Valley Post">'
-         '<meta property="og:site_name" content="Valley Post"><meta name="author" content="Jane Doe">'
-         '<meta property="article:published_time" content="2024-03-05T08:00:00+01:00">'),
-        ("a2", "blogs", True, {"title": "Tunnel opens", "byline": "By John Roe", "language": "en-GB"},
-         '<title>Tunnel opens</title>'),
+        (
+            "a1",
+            "news",
+            True,
+            {"title": "Bridge under water", "authors": ["Jane Doe"], "published": "2024-03-05"},
+            '<meta property="og:title" content="Bridge under water | Valley Post">'
+            '<meta property="og:site_name" content="Valley Post"><meta name="author" content="Jane Doe">'
+            '<meta property="article:published_time" content="2024-03-05T08:00:00+01:00">',
+        ),
+        (
+            "a2",
+            "blogs",
+            True,
+            {"title": "Tunnel opens", "byline": "By John Roe", "language": "en-GB"},
+            "<title>Tunnel opens</title>",
+        ),
         ("a3", "news", True, None, "<title>No labels here</title>"),
         ("n1", "lists", False, {"title": "Latest news"}, "<title>Latest news</title>"),
     ]
@@ -48,8 +58,14 @@ def labelled_corpus(tmp_path: Path) -> Path:
         byline = '<p class="byline">By John Roe</p>' if key == "a2" else ""
         html = f'<html lang="{lang}"><head>{head}</head><body><h1>x</h1>{byline}{BODY}</body></html>'
         (folder / "pages" / f"{key}.html").write_text(html, encoding="utf-8")
-        row = {"id": key, "source": source, "url": f"https://valley.example/{key}", "file": f"pages/{key}.html",
-               "is_article": is_article, "gold_text": ""}
+        row = {
+            "id": key,
+            "source": source,
+            "url": f"https://valley.example/{key}",
+            "file": f"pages/{key}.html",
+            "is_article": is_article,
+            "gold_text": "",
+        }
         if meta:
             row["meta"] = meta
         rows.append(row)
@@ -107,6 +123,7 @@ def test_htmldate_is_asked_only_for_dates(capsys, labelled_corpus):
 def test_evaluate_metadata_errors(capsys, labelled_corpus):
     code, _, err = run(capsys, "evaluate", str(labelled_corpus), "--metadata", "--extractor", "nosuch")
     assert code == 2 and "unknown extractor 'nosuch'" in err
-    code, _, err = run(capsys, "evaluate", str(labelled_corpus), "--metadata", "--extractor", "bte",
-                       "--extractor", "ttr")
+    code, _, err = run(
+        capsys, "evaluate", str(labelled_corpus), "--metadata", "--extractor", "bte", "--extractor", "ttr"
+    )
     assert code == 2 and "at most one --extractor" in err

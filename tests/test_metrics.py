@@ -10,7 +10,15 @@ import pytest
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.evaluation.corpus import LabelledPage
 from scrapy_bodytext.evaluation.metrics import (
-    ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, shingles, token_f1, token_prf,
+    ShingleMatch,
+    brier_score,
+    reliability_table,
+    roc_auc,
+    shingle_match,
+    shingle_prf,
+    shingles,
+    token_f1,
+    token_prf,
 )
 from scrapy_bodytext.evaluation.report import Run, our_method, run_isolated, run_pages, summarize
 
@@ -93,8 +101,16 @@ def test_reliability_table_bins_probabilities_and_counts_articles():
 
 
 def _page(id_: str, source: str, gold: str) -> LabelledPage:
-    return LabelledPage(id=id_, source=source, url=None, is_article=bool(gold), gold_text=gold, lang=None,
-                        charset=None, body=b"<p>x</p>")
+    return LabelledPage(
+        id=id_,
+        source=source,
+        url=None,
+        is_article=bool(gold),
+        gold_text=gold,
+        lang=None,
+        charset=None,
+        body=b"<p>x</p>",
+    )
 
 
 def test_run_pages_scores_each_page_and_turns_crashes_into_errors():
@@ -124,7 +140,7 @@ def test_run_pages_scores_each_page_and_turns_crashes_into_errors():
     assert figures["errors"] == 1
     # the crash has no probability; it counts as 0: positives 0.9, 0.0 vs negative 0.7 -> AUC 0.5
     assert figures["roc_auc"] == pytest.approx(0.5)
-    assert figures["brier"] == pytest.approx((0.1 ** 2 + 1.0 + 0.7 ** 2) / 3)
+    assert figures["brier"] == pytest.approx((0.1**2 + 1.0 + 0.7**2) / 3)
     assert figures["by_source"]["s1"]["f1_mean"] == pytest.approx(0.5)
     assert figures["by_source"]["s2"]["judged_article_share"] == 1.0
 
@@ -144,9 +160,13 @@ def test_isolated_runs_report_their_memory_and_survive_a_dying_worker(tmp_path):
     folder = tmp_path / "corpus"
     folder.mkdir()
     (folder / "page.html").write_bytes(b"<html><body><p>one two three four five</p></body></html>")
-    (folder / "index.jsonl").write_text(json.dumps(
-        {"id": "a", "source": "s", "file": "page.html", "is_article": True, "gold_text": "one two three four five"}
-    ) + "\n", encoding="utf-8")
+    (folder / "index.jsonl").write_text(
+        json.dumps(
+            {"id": "a", "source": "s", "file": "page.html", "is_article": True, "gold_text": "one two three four five"}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     run = run_isolated("bodytext", our_method(ExtractConfig()), folder)
     assert run.failure is None and len(run.scores) == 1
     assert run.peak_rss_kb >= run.base_rss_kb > 0

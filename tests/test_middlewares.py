@@ -21,8 +21,9 @@ def make_middleware(**settings):
     return build_from_crawler(BodyTextDownloaderMiddleware, crawler), crawler.stats
 
 
-def respond(cls=HtmlResponse, status=200, content_type: bytes | None = b"text/html; charset=utf-8",
-            body=BODY, meta=None):
+def respond(
+    cls=HtmlResponse, status=200, content_type: bytes | None = b"text/html; charset=utf-8", body=BODY, meta=None
+):
     headers = {"Content-Type": content_type} if content_type is not None else {}
     request = Request(URL, meta=meta or {})
     return request, cls(URL, status=status, headers=headers, body=body, request=request)
@@ -30,7 +31,7 @@ def respond(cls=HtmlResponse, status=200, content_type: bytes | None = b"text/ht
 
 def skipped(stats) -> dict:
     prefix = "bodytext/responses/skipped/"
-    return {name[len(prefix):]: value for name, value in stats.get_stats().items() if name.startswith(prefix)}
+    return {name[len(prefix) :]: value for name, value in stats.get_stats().items() if name.startswith(prefix)}
 
 
 def test_an_html_page_is_tagged_and_returned_as_is():
@@ -42,14 +43,17 @@ def test_an_html_page_is_tagged_and_returned_as_is():
     assert skipped(stats) == {}
 
 
-@pytest.mark.parametrize(("kwargs", "reason"), [
-    ({"content_type": b"application/pdf", "cls": Response}, "not_html"),
-    ({"content_type": b"application/json", "cls": TextResponse}, "not_html"),
-    ({"content_type": None, "cls": Response}, "not_html"),
-    ({"status": 404}, "status"),
-    ({"status": 500}, "status"),
-    ({"meta": {"bodytext_skip": True}}, "meta_skip"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"content_type": b"application/pdf", "cls": Response}, "not_html"),
+        ({"content_type": b"application/json", "cls": TextResponse}, "not_html"),
+        ({"content_type": None, "cls": Response}, "not_html"),
+        ({"status": 404}, "status"),
+        ({"status": 500}, "status"),
+        ({"meta": {"bodytext_skip": True}}, "meta_skip"),
+    ],
+)
 def test_other_responses_are_counted_by_reason_and_left_untagged(kwargs, reason):
     middleware, stats = make_middleware()
     request, response = respond(**kwargs)

@@ -52,8 +52,9 @@ def declared_dependencies(setup_cfg: Path) -> Declared:
         return frozenset(requirement_name(line) for line in text.splitlines() if line.strip())
 
     extras = config["options.extras_require"] if config.has_section("options.extras_require") else {}
-    return Declared(names(config["options"].get("install_requires", "")),
-                    {extra: names(text) for extra, text in extras.items()})
+    return Declared(
+        names(config["options"].get("install_requires", "")), {extra: names(text) for extra, text in extras.items()}
+    )
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,11 @@ def third_party_imports(root: Path) -> Iterator[Import]:
                 if top not in sys.stdlib_module_names and top not in (own, "__future__"):
                     yield Import(top, f"{path.relative_to(root.parent)}:{node.lineno}", guarded)
             return
-        inner = guarded or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or (
-            isinstance(node, ast.Try) and _handles_import_error(node))
+        inner = (
+            guarded
+            or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            or (isinstance(node, ast.Try) and _handles_import_error(node))
+        )
         for child in ast.iter_child_nodes(node):
             yield from visit(child, path, inner)
 
@@ -118,12 +122,15 @@ def dependency_problems(root: Path, declared: Declared) -> list[str]:
         if dists & declared.base:
             continue
         if not dists & optional:
-            problems.append(f"{found.where}: imports {found.module!r}, declared neither in install_requires "
-                            f"nor in an extra")
+            problems.append(
+                f"{found.where}: imports {found.module!r}, declared neither in install_requires nor in an extra"
+            )
         elif not found.guarded:
             extras = sorted(extra for extra, names in features.items() if dists & names)
-            problems.append(f"{found.where}: imports {found.module!r} (extra {', '.join(extras)}) at module level; "
-                            f"a base installation cannot import this module")
+            problems.append(
+                f"{found.where}: imports {found.module!r} (extra {', '.join(extras)}) at module level; "
+                f"a base installation cannot import this module"
+            )
     for name in sorted(declared.base - imported):
         problems.append(f"install_requires declares {name!r}, which no module imports")
     return problems
@@ -142,9 +149,12 @@ def test_the_dependency_check_finds_each_kind_of_mismatch(tmp_path):
     (package / "sub" / "__init__.py").write_text(
         "import lxml.html\nimport undeclared_thing\nimport warcio\n"
         "try:\n    import numpy\nexcept ImportError:\n    numpy = None\n"
-        "def later():\n    from itemadapter import ItemAdapter\n")
-    declared = Declared(frozenset({"lxml", "scrapy"}),
-                        {"warc": frozenset({"warcio"}), "fit": frozenset({"numpy"}), "test": frozenset({"itemadapter"})})
+        "def later():\n    from itemadapter import ItemAdapter\n"
+    )
+    declared = Declared(
+        frozenset({"lxml", "scrapy"}),
+        {"warc": frozenset({"warcio"}), "fit": frozenset({"numpy"}), "test": frozenset({"itemadapter"})},
+    )
     problems = dependency_problems(package, declared)
     assert problems == [
         "somepkg/sub/__init__.py:2: imports 'undeclared_thing', declared neither in install_requires nor in an extra",
@@ -204,8 +214,17 @@ def fresh_env(tmp_path_factory: pytest.TempPathFactory, distribution: dict[str, 
     home = tmp_path_factory.mktemp("venv")
     venv.EnvBuilder(with_pip=True).create(home)
     bin_dir = home / ("Scripts" if os.name == "nt" else "bin")
-    run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-         str(distribution["wheel"])])
+    run(
+        [
+            str(bin_dir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            str(distribution["wheel"]),
+        ]
+    )
     return bin_dir
 
 
@@ -213,16 +232,25 @@ def fresh_env(tmp_path_factory: pytest.TempPathFactory, distribution: dict[str, 
 def test_the_sdist_holds_the_package_and_its_metadata(distribution):
     with tarfile.open(distribution["sdist"]) as sdist:
         names = {name.partition("/")[2] for name in sdist.getnames()}
-    assert {"setup.cfg", "pyproject.toml", "README.md", "scrapy_bodytext/__init__.py", "scrapy_bodytext/py.typed",
-            "scrapy_bodytext/cli/__init__.py"} <= names
+    assert {
+        "setup.cfg",
+        "pyproject.toml",
+        "README.md",
+        "scrapy_bodytext/__init__.py",
+        "scrapy_bodytext/py.typed",
+        "scrapy_bodytext/cli/__init__.py",
+    } <= names
 
 
 @pytest.mark.package
 def test_the_wheel_runs_the_command_line_and_the_python_api(fresh_env, tmp_path):
     page = SITE / ARTICLE_PAGES[0]["path"]
     env = {**os.environ, "PYTHONPATH": ""}
-    where = run([str(fresh_env / "python"), "-c", "import scrapy_bodytext; print(scrapy_bodytext.__file__)"],
-                cwd=tmp_path, env=env)
+    where = run(
+        [str(fresh_env / "python"), "-c", "import scrapy_bodytext; print(scrapy_bodytext.__file__)"],
+        cwd=tmp_path,
+        env=env,
+    )
     assert Path(where.stdout.strip()).is_relative_to(fresh_env.parent), "not the installed copy"
     import scrapy_bodytext
 
@@ -231,9 +259,11 @@ def test_the_wheel_runs_the_command_line_and_the_python_api(fresh_env, tmp_path)
     extracted = run([str(fresh_env / "scrapy-bodytext"), "extract", "--json", str(page)], cwd=tmp_path, env=env)
     row = json.loads(extracted.stdout)
     assert row["is_article"] and " ".join(ARTICLE_PAGES[0]["first_paragraph"].split()) in " ".join(row["text"].split())
-    snippet = ("import sys; from scrapy_bodytext import extract; "
-               "result = extract(open(sys.argv[1], 'rb').read(), url='https://example.com/news/1'); "
-               "print(result.is_article, result.reason.value, len(result.text) > 200)")
+    snippet = (
+        "import sys; from scrapy_bodytext import extract; "
+        "result = extract(open(sys.argv[1], 'rb').read(), url='https://example.com/news/1'); "
+        "print(result.is_article, result.reason.value, len(result.text) > 200)"
+    )
     api = run([str(fresh_env / "python"), "-c", snippet, str(page)], cwd=tmp_path, env=env)
     assert api.stdout.split() == ["True", "ok", "True"]
 
@@ -245,8 +275,7 @@ def test_the_wheel_runs_the_quick_start_crawl(fresh_env, tmp_path_factory):
     project = tmp_path_factory.mktemp("quickstart") / "example_project"
     shutil.copytree(REPO / "example_project", project, ignore=shutil.ignore_patterns("*.db", "*.jsonl", "__pycache__"))
     env = {**os.environ, "PYTHONPATH": "", "PATH": f"{fresh_env}{os.pathsep}{os.environ.get('PATH', '')}"}
-    run(["scrapy", "crawl", "news", "-O", "articles.jsonl", "-s", "TELNETCONSOLE_ENABLED=False"],
-        cwd=project, env=env)
+    run(["scrapy", "crawl", "news", "-O", "articles.jsonl", "-s", "TELNETCONSOLE_ENABLED=False"], cwd=project, env=env)
     items = [json.loads(line) for line in (project / "articles.jsonl").read_text("utf-8").splitlines()]
     assert len(items) == len(ARTICLE_PAGES)
     assert all(item["main_text"] and item["article_probability"] >= 0.5 for item in items)

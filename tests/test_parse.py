@@ -9,8 +9,8 @@ import pytest
 
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
-from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH, has_long_tag, parse_html
 from scrapy_bodytext.output.text import render_slots
+from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH, has_long_tag, parse_html
 from scrapy_bodytext.result import LimitExceeded, Reason
 
 SENTENCE = "The council approved the budget on Monday after a long debate about schools and roads."
@@ -66,8 +66,9 @@ def test_limits_raise_with_a_reason():
 
 
 def test_nul_characters_are_dropped_and_the_renderers_marks_never_reach_the_text():
-    doc = load_document(page("<p>a\x00b</p><p>c\x01d</p><table><tr><td>e\x01</td><td>f</td></tr></table>"),
-                        ExtractConfig())
+    doc = load_document(
+        page("<p>a\x00b</p><p>c\x01d</p><table><tr><td>e\x01</td><td>f</td></tr></table>"), ExtractConfig()
+    )
     assert doc.texts[0] == "ab"  # as browsers do
     assert render_slots(doc, range(len(doc.texts))).splitlines() == ["ab", "cd", "e\tf"]
 
@@ -84,7 +85,9 @@ def test_long_tags_are_found_exactly():
     runs = [100, 8191, 8192, 16382, 16383, 16384, 16385, 24575, 40000]
     cases = [b"", b"<a" + b"x" * 16384, b"<a" + b"x" * 16383, b"x" * 50000, b"<1" + b"x" * 20000]
     for _ in range(3000):
-        parts = [rnd.choice(pieces) if rnd.random() < 0.6 else b"x" * rnd.choice(runs) for _ in range(rnd.randrange(1, 7))]
+        parts = [
+            rnd.choice(pieces) if rnd.random() < 0.6 else b"x" * rnd.choice(runs) for _ in range(rnd.randrange(1, 7))
+        ]
         cases.append(b"".join(parts))
     assert sum(LONG_TAG_RE.search(case) is not None for case in cases) > 200
     for case in cases:

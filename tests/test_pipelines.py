@@ -17,10 +17,10 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_bodytext import BodyTextPipeline, NotAnArticle, extract, extractors
-from scrapy_bodytext.workers.executors import ThreadExecutor, WorkerDied, WorkerTimeout
 from scrapy_bodytext.plugin.pipelines import ExtractionFailed
 from scrapy_bodytext.plugin.review import RejectedPage, page_rejected
 from scrapy_bodytext.plugin.spidermiddlewares import Page
+from scrapy_bodytext.workers.executors import ThreadExecutor, WorkerDied, WorkerTimeout
 
 SITE = Path(__file__).parent / "site"
 REAL_ARTICLE = (SITE / "article-harbour.html").read_bytes()
@@ -88,8 +88,15 @@ def scripted_method(monkeypatch):
 
 
 def make_pipeline(executor=None, **settings):
-    crawler = get_crawler(Spider, settings_dict={  # in-process threads: "scripted" is registered here only
-        "ADDONS": {"scrapy_bodytext.Addon": 0}, "BODYTEXT_EXTRACTOR": "scripted", "BODYTEXT_WORKERS": 0, **settings})
+    crawler = get_crawler(
+        Spider,
+        settings_dict={  # in-process threads: "scripted" is registered here only
+            "ADDONS": {"scrapy_bodytext.Addon": 0},
+            "BODYTEXT_EXTRACTOR": "scripted",
+            "BODYTEXT_WORKERS": 0,
+            **settings,
+        },
+    )
     crawler.spider = crawler._create_spider("test")
     crawler.stats.open_spider()
     pipeline = build_from_crawler(BodyTextPipeline, crawler)
@@ -109,16 +116,19 @@ def new_page(body=ARTICLE, url="https://example.com/a", extractor=None) -> Page:
 def process(pipeline, *items_and_pages):
     """Process (item, page) pairs concurrently, as Scrapy does for the items of one response; returns
     each item or the exception it raised."""
+
     async def run():
         pipeline.open_spider()
         for item, page in items_and_pages:
             if page is not None:
                 pipeline.links.link(item, page)
         try:
-            return await asyncio.gather(*(pipeline.process_item(item) for item, _ in items_and_pages),
-                                        return_exceptions=True)
+            return await asyncio.gather(
+                *(pipeline.process_item(item) for item, _ in items_and_pages), return_exceptions=True
+            )
         finally:
             await pipeline.close_spider()
+
     return asyncio.run(run())
 
 
@@ -212,11 +222,14 @@ def test_a_failed_page_can_be_stored_with_empty_text():
     assert stats(pipeline)["bodytext/items/failed/empty"] == 1
 
 
-@pytest.mark.parametrize(("exception", "reason"), [
-    (WorkerTimeout("exceeded 60 s"), "time_limit"),
-    (WorkerDied("died during the job"), "error"),
-    (MemoryError(), "error"),
-])
+@pytest.mark.parametrize(
+    ("exception", "reason"),
+    [
+        (WorkerTimeout("exceeded 60 s"), "time_limit"),
+        (WorkerDied("died during the job"), "error"),
+        (MemoryError(), "error"),
+    ],
+)
 def test_a_lost_extraction_costs_that_page_only(exception, reason, caplog):
     pipeline = make_pipeline(FailingExecutor(exception))
     with caplog.at_level(logging.INFO, logger=LOGGER):
@@ -247,8 +260,13 @@ def test_a_typed_item_lacking_the_fields_gets_one_error_naming_them(caplog):
     pipeline = make_pipeline()
     article, listing = new_page(), new_page(LISTING)
     with caplog.at_level(logging.INFO, logger=LOGGER):
-        outs = process(pipeline, (Bare(url="a"), article), (Bare(url="b"), article), (Bare(url="c"), listing),
-                       (TextOnly(), article))
+        outs = process(
+            pipeline,
+            (Bare(url="a"), article),
+            (Bare(url="b"), article),
+            (Bare(url="c"), listing),
+            (TextOnly(), article),
+        )
     assert outs[:2] == [Bare(url="a"), Bare(url="b")]  # stored, without the fields
     assert isinstance(outs[2], NotAnArticle)  # the verdict still applies
     assert outs[3].main_text  # a class that has the text field gets it
@@ -269,8 +287,12 @@ def last_text_extractor(monkeypatch):
 def test_the_meta_extractor_is_used_for_that_page(last_text_extractor):
     pipeline = make_pipeline()
     chosen, default = {}, {}
-    process(pipeline, (chosen, new_page(extractor=last_text_extractor)), (default, new_page()),
-            ({}, new_page(extractor=last_text_extractor)))
+    process(
+        pipeline,
+        (chosen, new_page(extractor=last_text_extractor)),
+        (default, new_page()),
+        ({}, new_page(extractor=last_text_extractor)),
+    )
     assert chosen["main_text"] == "Second one." and chosen["article_probability"] == 0.8
     assert default["main_text"] == "First paragraph.\nSecond one." and default["article_probability"] == 0.9
     found = stats(pipeline)
@@ -293,7 +315,8 @@ def test_manual_enabling_without_the_middlewares_is_reported(caplog):
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         make_pipeline(ADDONS={}, ITEM_PIPELINES={BodyTextPipeline: 200}).open_spider()
     assert {"BodyTextDownloaderMiddleware", "BodyTextSpiderMiddleware"} <= {
-        word for record in caplog.records for word in record.getMessage().split()}
+        word for record in caplog.records for word in record.getMessage().split()
+    }
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         make_pipeline().open_spider()
@@ -301,8 +324,15 @@ def test_manual_enabling_without_the_middlewares_is_reported(caplog):
 
 
 def test_the_fields_setting_chooses_the_values_written_and_lists_stay_lists():
-    pipeline = make_pipeline(BODYTEXT_FIELDS={"main_text": "body", "reason": "reason", "authors": "authors",
-                                              "tags": "tags", "title": "headline"})
+    pipeline = make_pipeline(
+        BODYTEXT_FIELDS={
+            "main_text": "body",
+            "reason": "reason",
+            "authors": "authors",
+            "tags": "tags",
+            "title": "headline",
+        }
+    )
     item = {"url": "https://example.com/a"}
     [out] = process(pipeline, (item, new_page()))
     assert out is item
@@ -347,24 +377,34 @@ def test_items_of_other_classes_pass_untouched_and_counted():
 def test_each_rejected_page_is_announced_once():
     pipeline = make_pipeline()
     announced = []
-    pipeline.crawler.signals.connect(lambda page, spider: announced.append((page, spider)), signal=page_rejected,
-                                     weak=False)
+    pipeline.crawler.signals.connect(
+        lambda page, spider: announced.append((page, spider)), signal=page_rejected, weak=False
+    )
     listing, failed = new_page(LISTING, url="https://example.com/l"), new_page(b"", url="https://example.com/e")
     article = new_page()
     process(pipeline, ({}, listing), ({}, listing), ({}, failed), ({}, failed), ({}, article))
     pages = {page.url: page for page, spider in announced}
     assert len(announced) == 2 and all(spider is pipeline.crawler.spider for _, spider in announced)
     assert pages["https://example.com/l"] == RejectedPage(
-        url="https://example.com/l", reason="not_an_article", article_probability=0.1, threshold=0.5,
-        extractor="scripted", title="", detail="")
+        url="https://example.com/l",
+        reason="not_an_article",
+        article_probability=0.1,
+        threshold=0.5,
+        extractor="scripted",
+        title="",
+        detail="",
+    )
     assert pages["https://example.com/e"].reason == "empty" and pages["https://example.com/e"].article_probability == 0
     assert stats(pipeline)["bodytext/pages/rejected"] == 2
 
 
 def test_a_review_feed_without_its_extension_is_reported(caplog):
-    by_hand = {"ADDONS": {}, "ITEM_PIPELINES": {BodyTextPipeline: 200},
-               "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
-               "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40}}
+    by_hand = {
+        "ADDONS": {},
+        "ITEM_PIPELINES": {BodyTextPipeline: 200},
+        "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
+        "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40},
+    }
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         make_pipeline(**by_hand, BODYTEXT_REJECTED_FEED="rejected.jsonl").open_spider()
     [warning] = [record.getMessage() for record in caplog.records]

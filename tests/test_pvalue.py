@@ -19,7 +19,6 @@ from scrapy_bodytext import extract
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.extractors import pvalue
 
-
 TINY = '<html><body><div><p{attrs}>abcd efgh</p><a href="u">xy</a></div></body></html>'
 
 
@@ -43,14 +42,17 @@ def test_id_class_and_style_do_not_count_but_other_attributes_do():
 def test_faithful_lengths_keep_id_and_count_escapes():
     result = extract(TINY.format(attrs=' id="y"'), extractor="pvalue", options={"faithful": True})
     assert result.article_probability == pytest.approx(9 / (7 + 7 + 9))  # id="y" adds 2 + 1 + 4
-    escaped = extract(TINY.format(attrs="").replace("abcd efgh", "abcd &amp; efgh"), extractor="pvalue",
-                      options={"faithful": True})
+    escaped = extract(
+        TINY.format(attrs="").replace("abcd efgh", "abcd &amp; efgh"), extractor="pvalue", options={"faithful": True}
+    )
     assert escaped.article_probability == pytest.approx(11 / (7 + 11 + 4))  # "&" is written "&amp;"
 
 
 def test_removed_elements_and_their_text_do_not_count():
-    html = ('<html><body><div><p>abcd efgh</p><form><p>search this site now</p></form>'
-            '<aside>more from the author</aside><img src="x.png" alt="a"></div></body></html>')
+    html = (
+        "<html><body><div><p>abcd efgh</p><form><p>search this site now</p></form>"
+        '<aside>more from the author</aside><img src="x.png" alt="a"></div></body></html>'
+    )
     result = extract(html, extractor="pvalue")
     assert result.text == "abcd efgh"
     assert result.article_probability == pytest.approx(9 / 16)  # as if form, aside and img were gone
@@ -58,8 +60,9 @@ def test_removed_elements_and_their_text_do_not_count():
 
 def test_text_less_decoration_is_cleaned_except_inside_div_and_p():
     # section = <section></section> 19 + two <p></p> 14 + 8 characters; the empty i and b are deleted
-    cleaned = extract("<html><body><section><p>aaaa</p><p>bbbb</p><i></i><b></b></section></body></html>",
-                      extractor="pvalue")
+    cleaned = extract(
+        "<html><body><section><p>aaaa</p><p>bbbb</p><i></i><b></b></section></body></html>", extractor="pvalue"
+    )
     assert cleaned.article_probability == pytest.approx(8 / (19 + 14 + 8))
     # the reference's clean() does not enter a div, so the empty <i></i> (7) inside it still counts
     kept = extract("<html><body><div><p>aaaa</p><p>bbbb</p><i></i></div></body></html>", extractor="pvalue")
@@ -102,18 +105,24 @@ def test_min_valid_chars_turns_short_answers_into_non_articles():
     assert result.text == "abcd efgh" and not result.is_article
     long_enough = extract(html, extractor="pvalue", options={"min_valid_chars": 9})
     assert long_enough.article_probability == pytest.approx(9 / 16)
-    cjk = extract(html.replace("abcd efgh", "这是一个很短的句子"), extractor="pvalue",
-                  options={"min_valid_chars": 1000, "min_valid_chars_cjk": 5})
+    cjk = extract(
+        html.replace("abcd efgh", "这是一个很短的句子"),
+        extractor="pvalue",
+        options={"min_valid_chars": 1000, "min_valid_chars_cjk": 5},
+    )
     assert cjk.article_probability == pytest.approx(9 / 16)  # the CJK minimum applies
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"faithful": "no"}, "faithful"),
-    ({"remove_img": 0}, "remove_img"),
-    ({"min_valid_chars": -1}, "min_valid_chars"),
-    ({"min_valid_chars_cjk": 1.5}, "min_valid_chars_cjk"),
-    ({"min_valid_chars": True}, "min_valid_chars"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"faithful": "no"}, "faithful"),
+        ({"remove_img": 0}, "remove_img"),
+        ({"min_valid_chars": -1}, "min_valid_chars"),
+        ({"min_valid_chars_cjk": 1.5}, "min_valid_chars_cjk"),
+        ({"min_valid_chars": True}, "min_valid_chars"),
+    ],
+)
 def test_options_are_validated(options, message):
     with pytest.raises(ValueError, match=message):
         pvalue.Options(**options)

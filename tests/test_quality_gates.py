@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from corpus_figures import MAX_MS_PER_PAGE, figures_of
 
 from scrapy_bodytext import extractors

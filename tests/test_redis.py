@@ -20,7 +20,6 @@ from conftest import IN_CI
 from crawl_runner import ADDON, Crawl, run_crawl
 from crawl_spiders import SiteSpider
 from http_server import SiteServer, site_pages
-
 from scrapy.exceptions import ScrapyDeprecationWarning
 from scrapy.http import HtmlResponse
 
@@ -62,6 +61,7 @@ class RedisSiteSpider(RedisMixin, SiteSpider):
 
 # --- a real redis-server -------------------------------------------------------------------------
 
+
 def unavailable(message: str) -> None:
     if IN_CI:
         pytest.fail(message + "; CI must run the distributed-crawl test (.ci/run installs redis-server)")
@@ -85,9 +85,26 @@ def redis_url(tmp_path_factory):
         port = free_port()
         with open(folder / "redis.log", "wb") as log:
             server = subprocess.Popen(
-                [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
-                 "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"],
-                stdout=log, stderr=subprocess.STDOUT)
+                [
+                    binary,
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--dir",
+                    str(folder),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--daemonize",
+                    "no",
+                    "--loglevel",
+                    "warning",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         client = redis.Redis(host="127.0.0.1", port=port)
         deadline = time.monotonic() + 10
         while server.poll() is None and time.monotonic() < deadline:
@@ -111,6 +128,7 @@ def redis_url(tmp_path_factory):
 
 
 # --- the site ------------------------------------------------------------------------------------
+
 
 class SharedWork:
     """Records which crawler (by User-Agent) asked for which page. The seed and the page it links to
@@ -163,9 +181,13 @@ def test_two_crawlers_share_one_redis_queue_and_store_each_article_once(redis_ur
             folder = tmp_path / name
             folder.mkdir()
             try:
-                crawls[name] = run_crawl(folder, spider="test_redis.RedisSiteSpider", timeout=90,
-                                         settings=crawler_settings(name, redis_url),
-                                         meta=json.dumps({SKIPPED: {"bodytext_skip": True}}))
+                crawls[name] = run_crawl(
+                    folder,
+                    spider="test_redis.RedisSiteSpider",
+                    timeout=90,
+                    settings=crawler_settings(name, redis_url),
+                    meta=json.dumps({SKIPPED: {"bodytext_skip": True}}),
+                )
             except BaseException as exc:  # noqa: BLE001 - reported by the test, not lost in the thread
                 crawls[name] = exc
 
@@ -188,13 +210,19 @@ def test_two_crawlers_share_one_redis_queue_and_store_each_article_once(redis_ur
 
     stored = Counter(item["url"] for found in crawls.values() for item in found.items)
     assert set(stored.values()) == {1}, "a page was stored twice"
-    dropped = Counter(line.rsplit(" ", 1)[1] for found in crawls.values() for line in found.log.splitlines()
-                      if "Not an article (" in line)
+    dropped = Counter(
+        line.rsplit(" ", 1)[1]
+        for found in crawls.values()
+        for line in found.log.splitlines()
+        if "Not an article (" in line
+    )
     assert set(dropped.values()) == {1} and not stored.keys() & dropped.keys()
     assert stored.keys() | dropped.keys() == served  # nothing lost
     # the plugin's Request.meta key crossed the Redis queue: that page's item passed untouched
-    assert next(item for found in crawls.values() for item in found.items
-                if item["url"] == site.url(SKIPPED)) == {"url": site.url(SKIPPED), "kind": "dict"}
+    assert next(item for found in crawls.values() for item in found.items if item["url"] == site.url(SKIPPED)) == {
+        "url": site.url(SKIPPED),
+        "kind": "dict",
+    }
     # articles stored with the core's text and probability, exactly the pages the core judges articles
     extracted = served - {site.url(SKIPPED)}
     articles = {url for url in extracted if core_verdict(site, url).is_article}
@@ -204,19 +232,26 @@ def test_two_crawlers_share_one_redis_queue_and_store_each_article_once(redis_ur
         for item in found.items:
             if item["url"] in articles:
                 expected = core_verdict(site, item["url"])
-                assert (item["main_text"], item["article_probability"]) == (expected.text,
-                                                                          expected.article_probability)
+                assert (item["main_text"], item["article_probability"]) == (expected.text, expected.article_probability)
 
     def total(stat: str) -> int:
         return sum(found.stat(stat) for found in crawls.values())
 
     # items in (one per page fetched with status 200) = stored + dropped, over both processes' stats
-    assert total("item_scraped_count") + total("item_dropped_count") == total(
-        "downloader/response_status_count/200") == len(served)
+    assert (
+        total("item_scraped_count") + total("item_dropped_count")
+        == total("downloader/response_status_count/200")
+        == len(served)
+    )
     assert total("item_scraped_count") == len(articles) + 1 and total("bodytext/items/untagged") == 1
     assert total("bodytext/pages/articles") == len(articles)
-    assert total("bodytext/pages/non_articles") == total("item_dropped_reasons_count/NotAnArticle") == len(
-        extracted - articles)
-    print(f"scrapy-redis crawl: crawler a fetched {sum(agent == 'crawler-a' for agent, _ in work.requests)} URLs, "
-          f"crawler b {sum(agent == 'crawler-b' for agent, _ in work.requests)}; {len(served)} pages, "
-          f"{len(articles)} articles stored once, {len(extracted - articles)} non-articles dropped, 1 skipped")
+    assert (
+        total("bodytext/pages/non_articles")
+        == total("item_dropped_reasons_count/NotAnArticle")
+        == len(extracted - articles)
+    )
+    print(
+        f"scrapy-redis crawl: crawler a fetched {sum(agent == 'crawler-a' for agent, _ in work.requests)} URLs, "
+        f"crawler b {sum(agent == 'crawler-b' for agent, _ in work.requests)}; {len(served)} pages, "
+        f"{len(articles)} articles stored once, {len(extracted - articles)} non-articles dropped, 1 skipped"
+    )

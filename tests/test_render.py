@@ -9,40 +9,51 @@ import pytest
 from glued_words import glued_words, page_words
 
 from scrapy_bodytext import extract, extractors
+from scrapy_bodytext.output.text import inline_joint, render_slots
 from scrapy_bodytext.page.document import Document
 from scrapy_bodytext.page.parse import parse_html
-from scrapy_bodytext.output.text import inline_joint, render_slots
 
 
-@pytest.mark.parametrize(("before", "after", "joint"), [
-    ("Privacy focused", "Notion", " "),  # a label and the next item, laid out apart by style sheets
-    ("Meinung", "Handelspolitik", " "),
-    ("2026", "Kommentar", " "),
-    ("T", "he city", ""),  # a drop cap
-    ("Gesundheit", "sausschuss", ""),  # one word, marked up in two
-    ("33", "rd", ""),
-    ("1", "0", ""),
-    ("focused", ", and", ""),  # closing punctuation
-    ("see (", "x", ""),  # an opening bracket
-    ("well", "-known", ""),
-    ("中文", "链接", ""),  # scripts written without spaces
-    ("ภาษา", "ไทย", ""),
-    ("already ", "spaced", ""),
-    ("ends", " spaced", ""),
-])
+@pytest.mark.parametrize(
+    ("before", "after", "joint"),
+    [
+        ("Privacy focused", "Notion", " "),  # a label and the next item, laid out apart by style sheets
+        ("Meinung", "Handelspolitik", " "),
+        ("2026", "Kommentar", " "),
+        ("T", "he city", ""),  # a drop cap
+        ("Gesundheit", "sausschuss", ""),  # one word, marked up in two
+        ("33", "rd", ""),
+        ("1", "0", ""),
+        ("focused", ", and", ""),  # closing punctuation
+        ("see (", "x", ""),  # an opening bracket
+        ("well", "-known", ""),
+        ("中文", "链接", ""),  # scripts written without spaces
+        ("ภาษา", "ไทย", ""),
+        ("already ", "spaced", ""),
+        ("ends", " spaced", ""),
+    ],
+)
 def test_what_joins_two_inline_text_nodes(before, after, joint):
     assert inline_joint(before, after) == joint
 
 
 def test_two_links_are_two_items_whatever_their_text():
-    doc = Document(parse_html("<html><body><p>Tags: <a>canning</a><a>jam</a> pages <a>1</a><a>2</a> "
-                              "<a>北朝鮮</a><a>中国</a> and one <a>link</a>s <a><b>W</b>ord</a></p></body></html>").root)
+    doc = Document(
+        parse_html(
+            "<html><body><p>Tags: <a>canning</a><a>jam</a> pages <a>1</a><a>2</a> "
+            "<a>北朝鮮</a><a>中国</a> and one <a>link</a>s <a><b>W</b>ord</a></p></body></html>"
+        ).root
+    )
     assert render_slots(doc, range(len(doc.texts))) == "Tags: canning jam pages 1 2 北朝鮮 中国 and one links Word"
 
 
 def test_block_and_cell_boundaries_keep_their_marks():
-    doc = Document(parse_html("<html><body><h1>Title</h1><table><tr><td>a<b>b</b></td><td>c</td></tr></table>"
-                              "<p>One <i>two</i><span>Three</span></p><div>four</div>five</body></html>").root)
+    doc = Document(
+        parse_html(
+            "<html><body><h1>Title</h1><table><tr><td>a<b>b</b></td><td>c</td></tr></table>"
+            "<p>One <i>two</i><span>Three</span></p><div>four</div>five</body></html>"
+        ).root
+    )
     assert render_slots(doc, range(len(doc.texts))) == "Title\nab\tc\nOne two Three\nfour\nfive"
 
 
@@ -50,6 +61,9 @@ def test_block_and_cell_boundaries_keep_their_marks():
 @pytest.mark.parametrize("name", extractors.names())
 def test_no_method_glues_words_on_real_pages(corpus, name):
     pages = random.Random(20).sample(corpus, 20)
-    glued = {page.id: found for page in pages
-             if (found := glued_words(extract(page.body, url=page.url, extractor=name).text, page_words(page.body)))}
+    glued = {
+        page.id: found
+        for page in pages
+        if (found := glued_words(extract(page.body, url=page.url, extractor=name).text, page_words(page.body)))
+    }
     assert glued == {}

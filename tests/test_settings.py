@@ -11,8 +11,8 @@ import scrapy
 from scrapy.settings import Settings
 
 from scrapy_bodytext import ExtractConfig
-from scrapy_bodytext.result import VALUE_NAMES
 from scrapy_bodytext.plugin.settings import DEFAULTS, FIELD_PRESETS, BodyTextSettingError, load_settings, unknown_names
+from scrapy_bodytext.result import VALUE_NAMES
 
 REPO = Path(__file__).resolve().parent.parent
 README, PLUGIN_DOC = REPO / "README.md", REPO / "docs" / "plugin.md"
@@ -33,22 +33,40 @@ def test_defaults_give_the_core_defaults():
 
 
 def test_values_reach_the_extract_config():
-    loaded = load_settings(Settings({
-        "BODYTEXT_ARTICLE_THRESHOLD": 0.7, "BODYTEXT_MAX_BODY_SIZE": 1000, "BODYTEXT_MAX_NODES": 50,
-        "BODYTEXT_TIME_BUDGET": 2, "BODYTEXT_OUTPUT_FORMAT": "html", "BODYTEXT_OUTPUT_LINKS": True,
-    }))
+    loaded = load_settings(
+        Settings(
+            {
+                "BODYTEXT_ARTICLE_THRESHOLD": 0.7,
+                "BODYTEXT_MAX_BODY_SIZE": 1000,
+                "BODYTEXT_MAX_NODES": 50,
+                "BODYTEXT_TIME_BUDGET": 2,
+                "BODYTEXT_OUTPUT_FORMAT": "html",
+                "BODYTEXT_OUTPUT_LINKS": True,
+            }
+        )
+    )
     assert (loaded.extract.threshold, loaded.extract.max_body_size) == (0.7, 1000)
     assert (loaded.extract.max_nodes, loaded.extract.time_budget) == (50, 2.0)
     assert (loaded.extract.output_format, loaded.extract.links) == ("html", True)
 
 
 def test_command_line_strings_are_accepted():
-    loaded = load_settings(Settings({
-        "BODYTEXT_ARTICLE_THRESHOLD": "0.25", "BODYTEXT_DROP_NON_ARTICLES": "false", "BODYTEXT_ENABLED": "1",
-        "BODYTEXT_STATUS_CODES": "200,203", "BODYTEXT_THREADS": "3", "BODYTEXT_ON_FAILURE": "Store",
-        "BODYTEXT_CONTENT_TYPES": "text/html", "BODYTEXT_EXTRACTOR_OPTIONS": '{"bodytext": {}}',
-        "BODYTEXT_OUTPUT_FORMAT": " Markdown", "BODYTEXT_OUTPUT_LINKS": "yes",
-    }))
+    loaded = load_settings(
+        Settings(
+            {
+                "BODYTEXT_ARTICLE_THRESHOLD": "0.25",
+                "BODYTEXT_DROP_NON_ARTICLES": "false",
+                "BODYTEXT_ENABLED": "1",
+                "BODYTEXT_STATUS_CODES": "200,203",
+                "BODYTEXT_THREADS": "3",
+                "BODYTEXT_ON_FAILURE": "Store",
+                "BODYTEXT_CONTENT_TYPES": "text/html",
+                "BODYTEXT_EXTRACTOR_OPTIONS": '{"bodytext": {}}',
+                "BODYTEXT_OUTPUT_FORMAT": " Markdown",
+                "BODYTEXT_OUTPUT_LINKS": "yes",
+            }
+        )
+    )
     assert (loaded.extract.output_format, loaded.extract.links) == ("markdown", True)
     assert loaded.extract.threshold == 0.25
     assert loaded.drop_non_articles is False and loaded.enabled is True
@@ -77,39 +95,57 @@ def test_the_metadata_preset_in_one_line():
     assert all(name == field for name, field in loaded.field_map)
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    ("all", tuple((name, name) for name in VALUE_NAMES)),
-    ("main_text,title", (("main_text", "main_text"), ("title", "title"))),
-    (["default", "authors"], (("main_text", "main_text"), ("article_probability", "article_probability"),
-                              ("authors", "authors"))),
-    ({"main_text": "body", "title": "headline", "language": None}, (("main_text", "body"), ("title", "headline"))),
-    ('{"main_text": "body", "published": "date"}', (("main_text", "body"), ("published", "date"))),
-    ('["title", "language"]', (("title", "title"), ("language", "language"))),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("all", tuple((name, name) for name in VALUE_NAMES)),
+        ("main_text,title", (("main_text", "main_text"), ("title", "title"))),
+        (
+            ["default", "authors"],
+            (("main_text", "main_text"), ("article_probability", "article_probability"), ("authors", "authors")),
+        ),
+        ({"main_text": "body", "title": "headline", "language": None}, (("main_text", "body"), ("title", "headline"))),
+        ('{"main_text": "body", "published": "date"}', (("main_text", "body"), ("published", "date"))),
+        ('["title", "language"]', (("title", "title"), ("language", "language"))),
+    ],
+)
 def test_fields_as_presets_names_or_mappings(value, expected):
     assert load_settings(Settings({"BODYTEXT_FIELDS": value})).field_map == expected
 
 
-@pytest.mark.parametrize(("value", "collected"), [
-    ("default", False), ("metadata", False), ("all", True), (["default", "comments"], True),
-    ({"main_text": "body", "comments": "reader_comments"}, True), ({"comments": None}, False),
-])
+@pytest.mark.parametrize(
+    ("value", "collected"),
+    [
+        ("default", False),
+        ("metadata", False),
+        ("all", True),
+        (["default", "comments"], True),
+        ({"main_text": "body", "comments": "reader_comments"}, True),
+        ({"comments": None}, False),
+    ],
+)
 def test_comments_are_collected_only_when_a_field_takes_them(value, collected):
     assert load_settings(Settings({"BODYTEXT_FIELDS": value})).extract.comments is collected
 
 
-@pytest.mark.parametrize(("settings", "read"), [
-    ({}, False), ({"BODYTEXT_FIELDS": "metadata"}, True), ({"BODYTEXT_FIELDS": "main_text,language"}, False),
-    ({"BODYTEXT_FIELDS": {"main_text": "body", "published": "date"}}, True),
-    ({"BODYTEXT_REJECTED_FEED": "rejected.jsonl"}, True),
-])
+@pytest.mark.parametrize(
+    ("settings", "read"),
+    [
+        ({}, False),
+        ({"BODYTEXT_FIELDS": "metadata"}, True),
+        ({"BODYTEXT_FIELDS": "main_text,language"}, False),
+        ({"BODYTEXT_FIELDS": {"main_text": "body", "published": "date"}}, True),
+        ({"BODYTEXT_REJECTED_FEED": "rejected.jsonl"}, True),
+    ],
+)
 def test_metadata_is_read_only_when_a_field_or_the_review_feed_takes_it(settings, read):
     assert load_settings(Settings(settings)).extract.metadata is read
 
 
 def test_the_old_field_settings_rename_the_two_values():
-    loaded = load_settings({"BODYTEXT_FIELDS": "metadata", "BODYTEXT_TEXT_FIELD": "body",
-                            "BODYTEXT_PROBABILITY_FIELD": "None"})
+    loaded = load_settings(
+        {"BODYTEXT_FIELDS": "metadata", "BODYTEXT_TEXT_FIELD": "body", "BODYTEXT_PROBABILITY_FIELD": "None"}
+    )
     assert loaded.field_map[0] == ("main_text", "body") and "article_probability" not in dict(loaded.field_map)
     assert "title" in loaded.fields
     with pytest.raises(BodyTextSettingError, match=r"^BODYTEXT_TEXT_FIELD: .*set it in one place"):
@@ -127,71 +163,80 @@ def test_item_classes_as_classes_or_import_paths():
     assert load_settings({"BODYTEXT_ITEM_CLASSES": [ArticleItem]}).item_classes == (ArticleItem,)
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    ("rejected.jsonl", (("rejected.jsonl", {}),)),
-    ({"review/%(name)s.csv": {"overwrite": True}}, (("review/%(name)s.csv", {"overwrite": True}),)),
-    ('{"rejected": {"format": "jsonlines"}}', (("rejected", {"format": "jsonlines"}),)),
-    ("", ()),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("rejected.jsonl", (("rejected.jsonl", {}),)),
+        ({"review/%(name)s.csv": {"overwrite": True}}, (("review/%(name)s.csv", {"overwrite": True}),)),
+        ('{"rejected": {"format": "jsonlines"}}', (("rejected", {"format": "jsonlines"}),)),
+        ("", ()),
+    ],
+)
 def test_the_review_feed_as_a_path_or_feeds_entries(value, expected):
     assert load_settings(Settings({"BODYTEXT_REJECTED_FEED": value})).rejected_feeds == expected
 
 
-@pytest.mark.parametrize(("name", "meant"), [
-    ("BODYTEXT_TRESHOLD", "BODYTEXT_ARTICLE_THRESHOLD"),
-    ("BODYTEXT_THRESHOLD", "BODYTEXT_ARTICLE_THRESHOLD"),
-    ("BODYTEXT_WORKER", "BODYTEXT_WORKERS"),
-    ("BODYTEXT_FIELD", "BODYTEXT_FIELDS"),
-    ("BODYTEXT_ITEM_CLASS", "BODYTEXT_ITEM_CLASSES"),
-    ("BODYTEXT_REJECTED_FEEDS", "BODYTEXT_REJECTED_FEED"),
-    ("BODYTEXT_EXTRACTER", "BODYTEXT_EXTRACTOR"),
-    ("BODYTEXT_QWERTY", None),
-])
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("BODYTEXT_TRESHOLD", "BODYTEXT_ARTICLE_THRESHOLD"),
+        ("BODYTEXT_THRESHOLD", "BODYTEXT_ARTICLE_THRESHOLD"),
+        ("BODYTEXT_WORKER", "BODYTEXT_WORKERS"),
+        ("BODYTEXT_FIELD", "BODYTEXT_FIELDS"),
+        ("BODYTEXT_ITEM_CLASS", "BODYTEXT_ITEM_CLASSES"),
+        ("BODYTEXT_REJECTED_FEEDS", "BODYTEXT_REJECTED_FEED"),
+        ("BODYTEXT_EXTRACTER", "BODYTEXT_EXTRACTOR"),
+        ("BODYTEXT_QWERTY", None),
+    ],
+)
 def test_unknown_names_with_the_setting_a_typo_meant(name, meant):
     assert unknown_names([name, "BODYTEXT_ENABLED", "DOWNLOAD_DELAY"]) == {name: meant}
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("BODYTEXT_ENABLED", "maybe"),
-    ("BODYTEXT_EXTRACTOR", "no-such-method"),
-    ("BODYTEXT_EXTRACTOR", 3),
-    ("BODYTEXT_EXTRACTOR_OPTIONS", ["bodytext"]),
-    ("BODYTEXT_EXTRACTOR_OPTIONS", "{not json"),
-    ("BODYTEXT_EXTRACTOR_OPTIONS", {"bodytext": {"no_such_option": 1}}),
-    ("BODYTEXT_EXTRACTOR_OPTIONS", {"no-such-method": {}}),
-    ("BODYTEXT_ARTICLE_THRESHOLD", 1.5),
-    ("BODYTEXT_ARTICLE_THRESHOLD", "high"),
-    ("BODYTEXT_ARTICLE_THRESHOLD", True),
-    ("BODYTEXT_DROP_NON_ARTICLES", 2),
-    ("BODYTEXT_ON_FAILURE", "ignore"),
-    ("BODYTEXT_TEXT_FIELD", "main text"),
-    ("BODYTEXT_FIELDS", "titel"),
-    ("BODYTEXT_FIELDS", {"main_text": "main text"}),
-    ("BODYTEXT_FIELDS", {"main_text": "x", "title": "x"}),
-    ("BODYTEXT_FIELDS", []),
-    ("BODYTEXT_FIELDS", "{not json"),
-    ("BODYTEXT_ITEM_CLASSES", "no.such.Item"),
-    ("BODYTEXT_ITEM_CLASSES", "scrapy.Nothing"),
-    ("BODYTEXT_ITEM_CLASSES", [5]),
-    ("BODYTEXT_REJECTED_FEED", "rejected"),
-    ("BODYTEXT_REJECTED_FEED", 5),
-    ("BODYTEXT_REJECTED_FEED", {"rejected.jsonl": "jsonlines"}),
-    ("BODYTEXT_PROBABILITY_FIELD", 5),
-    ("BODYTEXT_MAX_BODY_SIZE", 0),
-    ("BODYTEXT_MAX_BODY_SIZE", 1.5),
-    ("BODYTEXT_MAX_NODES", -1),
-    ("BODYTEXT_TIME_BUDGET", 0),
-    ("BODYTEXT_STATUS_CODES", [200, 700]),
-    ("BODYTEXT_STATUS_CODES", 200),
-    ("BODYTEXT_CONTENT_TYPES", ["html"]),
-    ("BODYTEXT_THREADS", 0),
-    ("BODYTEXT_WORKERS", -1),
-    ("BODYTEXT_WORKER_MAX_TASKS", 0),
-    ("BODYTEXT_WORKER_TIMEOUT", "soon"),
-    ("BODYTEXT_OUTPUT_FORMAT", "pdf"),
-    ("BODYTEXT_OUTPUT_FORMAT", None),
-    ("BODYTEXT_OUTPUT_LINKS", "maybe"),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BODYTEXT_ENABLED", "maybe"),
+        ("BODYTEXT_EXTRACTOR", "no-such-method"),
+        ("BODYTEXT_EXTRACTOR", 3),
+        ("BODYTEXT_EXTRACTOR_OPTIONS", ["bodytext"]),
+        ("BODYTEXT_EXTRACTOR_OPTIONS", "{not json"),
+        ("BODYTEXT_EXTRACTOR_OPTIONS", {"bodytext": {"no_such_option": 1}}),
+        ("BODYTEXT_EXTRACTOR_OPTIONS", {"no-such-method": {}}),
+        ("BODYTEXT_ARTICLE_THRESHOLD", 1.5),
+        ("BODYTEXT_ARTICLE_THRESHOLD", "high"),
+        ("BODYTEXT_ARTICLE_THRESHOLD", True),
+        ("BODYTEXT_DROP_NON_ARTICLES", 2),
+        ("BODYTEXT_ON_FAILURE", "ignore"),
+        ("BODYTEXT_TEXT_FIELD", "main text"),
+        ("BODYTEXT_FIELDS", "titel"),
+        ("BODYTEXT_FIELDS", {"main_text": "main text"}),
+        ("BODYTEXT_FIELDS", {"main_text": "x", "title": "x"}),
+        ("BODYTEXT_FIELDS", []),
+        ("BODYTEXT_FIELDS", "{not json"),
+        ("BODYTEXT_ITEM_CLASSES", "no.such.Item"),
+        ("BODYTEXT_ITEM_CLASSES", "scrapy.Nothing"),
+        ("BODYTEXT_ITEM_CLASSES", [5]),
+        ("BODYTEXT_REJECTED_FEED", "rejected"),
+        ("BODYTEXT_REJECTED_FEED", 5),
+        ("BODYTEXT_REJECTED_FEED", {"rejected.jsonl": "jsonlines"}),
+        ("BODYTEXT_PROBABILITY_FIELD", 5),
+        ("BODYTEXT_MAX_BODY_SIZE", 0),
+        ("BODYTEXT_MAX_BODY_SIZE", 1.5),
+        ("BODYTEXT_MAX_NODES", -1),
+        ("BODYTEXT_TIME_BUDGET", 0),
+        ("BODYTEXT_STATUS_CODES", [200, 700]),
+        ("BODYTEXT_STATUS_CODES", 200),
+        ("BODYTEXT_CONTENT_TYPES", ["html"]),
+        ("BODYTEXT_THREADS", 0),
+        ("BODYTEXT_WORKERS", -1),
+        ("BODYTEXT_WORKER_MAX_TASKS", 0),
+        ("BODYTEXT_WORKER_TIMEOUT", "soon"),
+        ("BODYTEXT_OUTPUT_FORMAT", "pdf"),
+        ("BODYTEXT_OUTPUT_FORMAT", None),
+        ("BODYTEXT_OUTPUT_LINKS", "maybe"),
+    ],
+)
 def test_an_invalid_value_raises_naming_the_setting(name, value):
     with pytest.raises(BodyTextSettingError, match=rf"^{name}: ") as raised:
         load_settings(Settings({name: value}))
@@ -201,7 +246,9 @@ def test_an_invalid_value_raises_naming_the_setting(name, value):
 def test_every_setting_is_documented_with_its_default_and_an_example():
     """docs/plugin.md has a section per setting: its default (as Python, checked against the code)
     and a code example; the README links to it."""
-    sections = dict(re.findall(r"^### `(BODYTEXT_[A-Z_]+)`\n(.*?)(?=^### |^## |\Z)", PLUGIN_DOC.read_text(), re.S | re.M))
+    sections = dict(
+        re.findall(r"^### `(BODYTEXT_[A-Z_]+)`\n(.*?)(?=^### |^## |\Z)", PLUGIN_DOC.read_text(), re.S | re.M)
+    )
     assert set(sections) == set(DEFAULTS), f"undocumented: {sorted(set(DEFAULTS) - set(sections))}"
     for name, text in sections.items():
         default = re.search(r"^Default: `(.+?)`", text, re.M)

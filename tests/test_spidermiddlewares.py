@@ -87,10 +87,12 @@ def test_links_are_released_when_items_are_scraped_dropped_or_fail():
     run_output(middleware, page_response(), items)
     response = page_response()
     crawler.signals.send_catch_log(signals.item_scraped, item=items[0], response=response, spider=crawler.spider)
-    crawler.signals.send_catch_log(signals.item_dropped, item=items[1], response=response, exception=Exception(),
-                                   spider=crawler.spider)
-    crawler.signals.send_catch_log(signals.item_error, item=items[2], response=response, spider=crawler.spider,
-                                   failure=None)
+    crawler.signals.send_catch_log(
+        signals.item_dropped, item=items[1], response=response, exception=Exception(), spider=crawler.spider
+    )
+    crawler.signals.send_catch_log(
+        signals.item_error, item=items[2], response=response, spider=crawler.spider, failure=None
+    )
     assert len(middleware.links) == 1
     crawler.signals.send_catch_log(signals.spider_closed, spider=crawler.spider, reason="finished")
     assert len(middleware.links) == 0

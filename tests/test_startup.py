@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from http_server import SiteServer, site_pages
 
-SPIDER = '''
+SPIDER = """
 import scrapy
 
 
@@ -29,13 +29,13 @@ class PagesSpider(scrapy.Spider):
         yield {"url": response.url}
         for href in response.css("a::attr(href)").getall():
             yield response.follow(href)
-'''
-PROJECT_SETTINGS = '''
+"""
+PROJECT_SETTINGS = """
 SPIDER_MODULES = ["newsproject.spiders"]
 ADDONS = {"scrapy_bodytext.Addon": 0}
 ROBOTSTXT_OBEY = False
 TELNETCONSOLE_ENABLED = False
-'''
+"""
 ADDON = {"ADDONS": {"scrapy_bodytext.Addon": 0}}
 BY_HAND = {
     "DOWNLOADER_MIDDLEWARES": {"scrapy_bodytext.BodyTextDownloaderMiddleware": 575},
@@ -79,8 +79,9 @@ def write_project(folder: Path) -> list[str]:
 
 def scrapy(folder: Path, command: list[str], *args: str) -> tuple[int, str]:
     """Run ``scrapy <command> <args>`` in ``folder``; its exit status and everything it printed."""
-    done = subprocess.run([sys.executable, "-m", "scrapy", *command, *args], cwd=folder, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", *command, *args], cwd=folder, capture_output=True, text=True, timeout=120
+    )
     return done.returncode, done.stdout + done.stderr
 
 
@@ -96,8 +97,15 @@ def test_an_invalid_setting_is_one_error_line_and_exit_status_1(site, tmp_path, 
     else:
         run = write_runspider(tmp_path, ADDON if command == "runspider" else BY_HAND)
     before = len(site.requests)
-    status, output = scrapy(tmp_path, run, "-a", f"start={site.url('/index.html')}", *REACTORS[reactor],
-                            "-s", "BODYTEXT_STATUS_CODES=200,abc")
+    status, output = scrapy(
+        tmp_path,
+        run,
+        "-a",
+        f"start={site.url('/index.html')}",
+        *REACTORS[reactor],
+        "-s",
+        "BODYTEXT_STATUS_CODES=200,abc",
+    )
     assert status == 1, output[-3000:]
     errors = lines_at("ERROR", output) + lines_at("CRITICAL", output)
     if command == "runspider by hand" and reactor == "reactorless":
@@ -113,9 +121,16 @@ def test_an_invalid_setting_is_one_error_line_and_exit_status_1(site, tmp_path, 
 def test_with_a_non_asyncio_reactor_the_error_line_comes_first(site, tmp_path):
     """Scrapy's Deferred-based process has no start-up task to mark: Twisted logs its own traceback
     after the plugin's line; the exit status is 1 all the same."""
-    status, output = scrapy(tmp_path, write_runspider(tmp_path, ADDON), "-a", f"start={site.url('/index.html')}",
-                            "-s", "TWISTED_REACTOR=twisted.internet.selectreactor.SelectReactor",
-                            "-s", "BODYTEXT_ARTICLE_THRESHOLD=high")
+    status, output = scrapy(
+        tmp_path,
+        write_runspider(tmp_path, ADDON),
+        "-a",
+        f"start={site.url('/index.html')}",
+        "-s",
+        "TWISTED_REACTOR=twisted.internet.selectreactor.SelectReactor",
+        "-s",
+        "BODYTEXT_ARTICLE_THRESHOLD=high",
+    )
     assert status == 1
     errors = lines_at("ERROR", output) + lines_at("CRITICAL", output)
     assert "BODYTEXT_ARTICLE_THRESHOLD: expected a number within [0.0, 1.0] (got 'high')" in errors[0]
@@ -123,23 +138,45 @@ def test_with_a_non_asyncio_reactor_the_error_line_comes_first(site, tmp_path):
 
 def test_unknown_settings_get_one_warning_with_the_names_meant(site, tmp_path):
     feed = tmp_path / "items.jsonl"
-    status, output = scrapy(tmp_path, write_runspider(tmp_path, ADDON), "-a", f"start={site.url('/index.html')}",
-                            "-s", "BODYTEXT_TRESHOLD=0.9", "-s", "BODYTEXT_ITEM_CLASS=dict", "-s", "BODYTEXT_QWERTY=1",
-                            "-O", str(feed))
+    status, output = scrapy(
+        tmp_path,
+        write_runspider(tmp_path, ADDON),
+        "-a",
+        f"start={site.url('/index.html')}",
+        "-s",
+        "BODYTEXT_TRESHOLD=0.9",
+        "-s",
+        "BODYTEXT_ITEM_CLASS=dict",
+        "-s",
+        "BODYTEXT_QWERTY=1",
+        "-O",
+        str(feed),
+    )
     assert status == 0, output[-3000:]
     warnings = [line for line in lines_at("WARNING", output) if "BODYTEXT_" in line]
     assert len(warnings) == 1, warnings
-    assert ("Unknown settings ignored: BODYTEXT_ITEM_CLASS (did you mean BODYTEXT_ITEM_CLASSES?), BODYTEXT_QWERTY, "
-            "BODYTEXT_TRESHOLD (did you mean BODYTEXT_ARTICLE_THRESHOLD?)") in warnings[0]
+    assert (
+        "Unknown settings ignored: BODYTEXT_ITEM_CLASS (did you mean BODYTEXT_ITEM_CLASSES?), BODYTEXT_QWERTY, "
+        "BODYTEXT_TRESHOLD (did you mean BODYTEXT_ARTICLE_THRESHOLD?)"
+    ) in warnings[0]
     assert "'finish_reason': 'finished'" in output and feed.read_text()
 
 
 @pytest.mark.parametrize("none", ["None", ""])
 def test_none_or_empty_on_the_command_line_writes_no_field(site, tmp_path, none):
     feed = tmp_path / "items.jsonl"
-    status, output = scrapy(tmp_path, write_runspider(tmp_path, ADDON), "-a", f"start={site.url('/index.html')}",
-                            "-s", f"BODYTEXT_TEXT_FIELD={none}", "-s", "BODYTEXT_FIELDS=default,language",
-                            "-O", str(feed))
+    status, output = scrapy(
+        tmp_path,
+        write_runspider(tmp_path, ADDON),
+        "-a",
+        f"start={site.url('/index.html')}",
+        "-s",
+        f"BODYTEXT_TEXT_FIELD={none}",
+        "-s",
+        "BODYTEXT_FIELDS=default,language",
+        "-O",
+        str(feed),
+    )
     assert status == 0, output[-3000:]
     items = [json.loads(line) for line in feed.read_text().splitlines()]
     assert items and "item_dropped_reasons_count/NotAnArticle" in output  # verdicts still applied
@@ -147,8 +184,14 @@ def test_none_or_empty_on_the_command_line_writes_no_field(site, tmp_path, none)
 
 
 def test_a_review_feed_scrapy_cannot_write_is_one_error_line(site, tmp_path):
-    status, output = scrapy(tmp_path, write_runspider(tmp_path, ADDON), "-a", f"start={site.url('/index.html')}",
-                            "-s", "BODYTEXT_REJECTED_FEED=rejected.xyz")
+    status, output = scrapy(
+        tmp_path,
+        write_runspider(tmp_path, ADDON),
+        "-a",
+        f"start={site.url('/index.html')}",
+        "-s",
+        "BODYTEXT_REJECTED_FEED=rejected.xyz",
+    )
     assert status == 1 and "Traceback" not in output
     errors = lines_at("ERROR", output) + lines_at("CRITICAL", output)
     assert len(errors) == 1 and "BODYTEXT_REJECTED_FEED: 'rejected.xyz': unknown feed format 'xyz'" in errors[0]

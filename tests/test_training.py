@@ -14,7 +14,13 @@ import pytest
 import scrapy_bodytext
 from scrapy_bodytext.extractors.bodytext import model, page
 from scrapy_bodytext.extractors.bodytext.model import (
-    ARTICLE_FEATURES, FIRST_FEATURES, SECOND_FEATURES, Model, ModelError, load_model, write_model,
+    ARTICLE_FEATURES,
+    FIRST_FEATURES,
+    SECOND_FEATURES,
+    Model,
+    ModelError,
+    load_model,
+    write_model,
 )
 from scrapy_bodytext.extractors.probability import Platt, fit_logistic, logit, sigmoid
 from scrapy_bodytext.training import fingerprint
@@ -23,7 +29,12 @@ from scrapy_bodytext.training.crossval import SMALL_SOURCE, fold_names
 from scrapy_bodytext.training.fitting import fit_trees
 from scrapy_bodytext.training.folds import LARGE_SOURCE, MODES, assign_folds, training_indices
 from scrapy_bodytext.training.paragraph_models import (
-    ParagraphSettings, ParagraphTable, fit_first, fit_linear, fit_second, out_of_fold,
+    ParagraphSettings,
+    ParagraphTable,
+    fit_first,
+    fit_linear,
+    fit_second,
+    out_of_fold,
 )
 
 
@@ -39,8 +50,13 @@ def synthetic_corpus() -> list[Page]:
     """Sources large (split into site groups), middling and small (merged into one fold), with sites
     that several sources share, as a real corpus has."""
     pages = []
-    for source, size, sites in (("large-a", 120, 40), ("large-b", 90, 9), ("middle", 40, 5), ("small-a", 12, 3),
-                                ("small-b", 5, 5)):
+    for source, size, sites in (
+        ("large-a", 120, 40),
+        ("large-b", 90, 9),
+        ("middle", 40, 5),
+        ("small-a", 12, 3),
+        ("small-b", 5, 5),
+    ):
         pages += [Page(source, f"site{k % sites}.{source}.example") for k in range(size)]
     # the same sites in several sources: never fitted on when one of their pages is scored
     pages += [Page(source, "shared.example") for source in ("large-a", "large-b", "middle", "small-a")]
@@ -87,8 +103,9 @@ def test_the_out_of_fold_scores_come_from_models_that_never_saw_the_site(mode):
     pages = synthetic_corpus()
     folds = fold_names(pages, mode)
     n = len(pages)
-    table = ParagraphTable(np.arange(n), np.zeros(n, int), np.arange(n, dtype=float)[:, None],
-                           np.arange(n) % 2 * 1.0, np.ones(n))
+    table = ParagraphTable(
+        np.arange(n), np.zeros(n, int), np.arange(n, dtype=float)[:, None], np.arange(n) % 2 * 1.0, np.ones(n)
+    )
     table.page_rows = {k: np.array([k]) for k in range(n)}
     fits = []
 
@@ -169,8 +186,15 @@ def fitted_model(rng) -> tuple[Model, np.ndarray, np.ndarray, np.ndarray]:
     articles = (x_article[:, 1] + rng.normal(size=300) > 0).astype(float)
     article = fit_article(x_article, articles, ArticleSettings())
     calibration = fit_calibration(article.predict(x_article), articles)
-    built = Model(fit_first(x_first, y, w, settings), fit_second(x_second, y, w, settings), article, calibration,
-                  0.5, 0.5, {"date": "2026-01-01", "feature_fingerprint": fingerprint.feature_fingerprint()})
+    built = Model(
+        fit_first(x_first, y, w, settings),
+        fit_second(x_second, y, w, settings),
+        article,
+        calibration,
+        0.5,
+        0.5,
+        {"date": "2026-01-01", "feature_fingerprint": fingerprint.feature_fingerprint()},
+    )
     return built, x_first, x_second, x_article
 
 
@@ -238,8 +262,11 @@ def test_evaluation_imports_nothing_from_training():
 
 
 def test_one_sigmoid_and_one_logit_in_the_package():
-    defined = [(path.relative_to(PACKAGE).as_posix(), node.name) for path, tree in _modules(PACKAGE)
-               for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-               and node.name.strip("_") in ("sigmoid", "logit", "logistic", "fit_platt")]
+    defined = [
+        (path.relative_to(PACKAGE).as_posix(), node.name)
+        for path, tree in _modules(PACKAGE)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name.strip("_") in ("sigmoid", "logit", "logistic", "fit_platt")
+    ]
     # each is written three times there: two typing overloads and the definition
     assert sorted(set(defined)) == [("extractors/probability.py", "logit"), ("extractors/probability.py", "sigmoid")]

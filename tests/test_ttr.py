@@ -7,9 +7,9 @@ import pytest
 from sample_pages import assert_selects
 
 from scrapy_bodytext import extract
+from scrapy_bodytext.extractors import ttr
 from scrapy_bodytext.page.document import Document
 from scrapy_bodytext.page.parse import parse_html
-from scrapy_bodytext.extractors import ttr
 
 
 def doc_of(html: str) -> Document:
@@ -81,8 +81,14 @@ def article_page(separator: str = "\n") -> str:
     """Menu, article, footer; one element per source line (or all on one line with separator "")."""
     lines = ["<html>", "<head><title>Flood</title></head>", "<body>", "<div id='top'>", "<ul>"]
     lines += [f"<li><a href='/{label}'>{label}</a></li>" for label in MENU]
-    lines += ["</ul>", "</div>", "<div id='main'>", "<div class='story'>", "<div class='body'>",
-              "<h1>River levels rise after a week of rain</h1>"]
+    lines += [
+        "</ul>",
+        "</div>",
+        "<div id='main'>",
+        "<div class='story'>",
+        "<div class='body'>",
+        "<h1>River levels rise after a week of rain</h1>",
+    ]
     lines += [f"<p>{paragraph}</p>" for paragraph in PARAGRAPHS]
     lines += ["</div>", "</div>", "</div>", "<div id='footer'>", "<div class='links'>", "<ul>"]
     lines += [f"<li><a href='/{label}'>{label}</a></li>" for label in FOOTER]
@@ -106,9 +112,11 @@ def test_minified_page_is_rewrapped_one_element_per_line(method):
 
 
 def test_link_list_page_is_not_an_article():
-    html = "<html><body>\n<ul>\n" + "\n".join(
-        f"<li><a href='/n{n}'>Headline number {n} of the day</a></li>" for n in range(40)
-    ) + "\n</ul>\n</body></html>"
+    html = (
+        "<html><body>\n<ul>\n"
+        + "\n".join(f"<li><a href='/n{n}'>Headline number {n} of the day</a></li>" for n in range(40))
+        + "\n</ul>\n</body></html>"
+    )
     result = extract(html, extractor="ttr")
     assert not result.is_article and result.article_probability == 0.0  # no text outside links
 
@@ -141,11 +149,24 @@ def test_probability_needs_a_run_of_consecutive_content_lines():
     assert allowed.article_probability > 0.0
 
 
-@pytest.mark.parametrize("options", [
-    {"method": "prediction"}, {"sigma": 0}, {"sigma": "1"}, {"radius": -1}, {"radius": 1.5},
-    {"clusters": 1}, {"alpha": 0}, {"threshold_lambda": -1}, {"cv_guard": float("nan")},
-    {"standardize": 1}, {"min_run": 0}, {"max_iterations": True}, {"unknown": 1},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"method": "prediction"},
+        {"sigma": 0},
+        {"sigma": "1"},
+        {"radius": -1},
+        {"radius": 1.5},
+        {"clusters": 1},
+        {"alpha": 0},
+        {"threshold_lambda": -1},
+        {"cv_guard": float("nan")},
+        {"standardize": 1},
+        {"min_run": 0},
+        {"max_iterations": True},
+        {"unknown": 1},
+    ],
+)
 def test_invalid_options_are_rejected(options):
     with pytest.raises(ValueError):
         extract(article_page(), extractor="ttr", options=options)
@@ -160,14 +181,20 @@ def test_no_words_are_glued_on_real_pages(corpus):
     from glued_words import glued_words, page_words
 
     pages = random.Random(60).sample(corpus, 60)
-    glued = {page.id: found for page in pages
-             if (found := glued_words(extract(page.body, url=page.url, extractor="ttr").text, page_words(page.body)))}
+    glued = {
+        page.id: found
+        for page in pages
+        if (found := glued_words(extract(page.body, url=page.url, extractor="ttr").text, page_words(page.body)))
+    }
     assert glued == {}
 
 
 def test_inline_elements_without_whitespace_are_read_apart_unless_a_word_goes_on():
-    html = ("<html><body><article>" + "<p><strong>Privacy focused</strong><span class=tag>Notion</span> is one "
-            "of the <b>T</b>ools; the 33<sup>rd</sup> <a>Home</a><a>News</a>(<i>see</i>) 中文<a>链接</a>.</p>" * 4
-            + "</article></body></html>")
+    html = (
+        "<html><body><article>" + "<p><strong>Privacy focused</strong><span class=tag>Notion</span> is one "
+        "of the <b>T</b>ools; the 33<sup>rd</sup> <a>Home</a><a>News</a>(<i>see</i>) 中文<a>链接</a>.</p>"
+        * 4
+        + "</article></body></html>"
+    )
     text = extract(html.encode(), extractor="ttr").text
     assert text.splitlines()[0] == "Privacy focused Notion is one of the Tools; the 33rd Home News (see) 中文链接."

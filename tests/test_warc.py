@@ -17,14 +17,14 @@ warcio = pytest.importorskip("warcio", reason="warcio (extra 'warc') is not inst
 from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
 from warcio.warcwriter import WARCWriter  # noqa: E402
 
-from scrapy_bodytext.cli import main  # noqa: E402
 from scrapy_bodytext.archives.entries import WarcUnavailable, iter_archive, looks_like_archive  # noqa: E402
+from scrapy_bodytext.cli import main  # noqa: E402
 
 TEXT = "Snow fell on the hills for three days and the road to the pass stayed closed until the ploughs came. "
 
 
 def page(title: str) -> bytes:
-    return (f"<html><body><h1>{title}</h1><p>{TEXT * 4}</p><p>{TEXT * 3}</p></body></html>").encode("utf-8")
+    return (f"<html><body><h1>{title}</h1><p>{TEXT * 4}</p><p>{TEXT * 3}</p></body></html>").encode()
 
 
 class ArchiveBuilder:
@@ -36,12 +36,21 @@ class ArchiveBuilder:
         self.starts: dict[str, int] = {}
         self.count = 0
 
-    def response(self, url: str, body: bytes, content_type: str = "text/html; charset=utf-8",
-                 status: str = "200 OK", headers: list[tuple[str, str]] = ()) -> None:
+    def response(
+        self,
+        url: str,
+        body: bytes,
+        content_type: str = "text/html; charset=utf-8",
+        status: str = "200 OK",
+        headers: list[tuple[str, str]] = (),
+    ) -> None:
         headers = StatusAndHeaders(status, [("Content-Type", content_type), *headers], protocol="HTTP/1.1")
         self.starts[url] = self.buffer.tell()
-        self._write(self.writer.create_warc_record(
-            url, "response", payload=io.BytesIO(body), length=len(body), http_headers=headers))
+        self._write(
+            self.writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), length=len(body), http_headers=headers
+            )
+        )
 
     def record(self, url: str, kind: str) -> None:
         self.starts[url] = self.buffer.tell()
@@ -150,8 +159,9 @@ def test_arc_files_are_read_too():
 
     head = b"1 0 Tests\nURL IP-address Archive-date Content-type Archive-length\n"
     http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page("Old")
-    data = arc_record("filedesc://test.arc", head, "text/plain") + arc_record("http://example.org/old", http,
-                                                                              "text/html")
+    data = arc_record("filedesc://test.arc", head, "text/plain") + arc_record(
+        "http://example.org/old", http, "text/html"
+    )
     assert looks_like_archive("crawl.bin", data[:512])
     html = [e for e in entries(data) if e.kind == "html"]
     assert [(e.url, e.body) for e in html] == [("http://example.org/old", page("Old"))]
@@ -170,7 +180,9 @@ def test_bodies_over_the_size_limit_are_skipped():
     archive.response("https://example.org/small", page("Small"))
     found = entries(archive.data(), max_body_size=100_000)
     assert [(e.kind, e.reason, e.url) for e in found] == [
-        ("skipped", "too_large", "https://example.org/huge"), ("html", "", "https://example.org/small")]
+        ("skipped", "too_large", "https://example.org/huge"),
+        ("html", "", "https://example.org/small"),
+    ]
 
 
 def test_records_are_read_one_at_a_time():
@@ -200,11 +212,24 @@ def test_cli_writes_json_lines_and_a_summary(capsys, tmp_path: Path):
     path.write_bytes(damage(archive.data(), archive.starts["https://example.org/c"]))
     code, rows, summary = run_cli(capsys, str(path))
     assert code == 1  # every readable record extracted, but the archive is damaged
-    assert [row["url"] for row in rows] == ["https://example.org/a", "https://example.org/b",
-                                            "https://example.org/d", "https://example.org/e"]
+    assert [row["url"] for row in rows] == [
+        "https://example.org/a",
+        "https://example.org/b",
+        "https://example.org/d",
+        "https://example.org/e",
+    ]
     for row in rows:
-        assert {"url", "warc_date", "offset", "status", "text", "article_probability", "is_article",
-                "extractor", "reason"} <= set(row)
+        assert {
+            "url",
+            "warc_date",
+            "offset",
+            "status",
+            "text",
+            "article_probability",
+            "is_article",
+            "extractor",
+            "reason",
+        } <= set(row)
         assert "the road to the pass stayed closed" in row["text"]
     articles = sum(row["is_article"] for row in rows)
     assert summary["records"] == "9"
@@ -227,8 +252,13 @@ def test_cli_sniffs_an_archive_without_suffix_and_writes_to_a_file(capsys, tmp_p
 
 
 def test_cli_reads_an_archive_from_stdin():
-    done = subprocess.run([sys.executable, "-m", "scrapy_bodytext", "extract", "-"],
-                          input=standard_archive().data(), capture_output=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_bodytext", "extract", "-"],
+        input=standard_archive().data(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 5
     assert b"records: 9" in done.stderr
@@ -249,9 +279,11 @@ def test_http_bodies_are_dechunked_and_decompressed():
     chunked = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:100], body[100:])) + b"0\r\n\r\n"
     archive = ArchiveBuilder()
     archive.response("https://example.org/gzip", gzip.compress(body), headers=[("Content-Encoding", "gzip")])
-    archive.response("https://example.org/chunked-gzip", b"".join(
-        b"%x\r\n%s\r\n" % (len(part), part) for part in (gzip.compress(body),)) + b"0\r\n\r\n",
-        headers=[("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
+    archive.response(
+        "https://example.org/chunked-gzip",
+        b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (gzip.compress(body),)) + b"0\r\n\r\n",
+        headers=[("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")],
+    )
     archive.response("https://example.org/chunked", chunked, headers=[("Transfer-Encoding", "chunked")])
     archive.response("https://example.org/deflate", zlib.compress(body), headers=[("Content-Encoding", "deflate")])
     archive.response("https://example.org/stored-decoded", body, headers=[("Content-Encoding", "gzip")])
@@ -278,6 +310,7 @@ def test_pages_can_be_extracted_by_an_ordered_map_of_the_callers_choice(capsys):
     alone, pooled = io.StringIO(), io.StringIO()
     assert extract_archive(io.BytesIO(data), "a", config, alone) == 0
     with ThreadPoolExecutor(2) as pool:
+
         def extract_many(pages):
             return pool.map(lambda p: extract_with_config(p[0], config, url=p[1], content_type=p[2]), pages)
 
@@ -299,7 +332,7 @@ def test_a_read_error_midway_is_one_line_and_exit_1(capsys):
 
     class Failing(io.RawIOBase):
         def __init__(self):
-            self.data = io.BytesIO(data[:len(data) // 2])
+            self.data = io.BytesIO(data[: len(data) // 2])
 
         def readable(self):
             return True

@@ -48,8 +48,9 @@ def test_no_intact_record_is_lost_from_archives_of_corpus_pages(corpus, containe
     pages = pick_pages([(page.url or f"https://example.org/{page.id}", page.body) for page in corpus], 12, seed=7)
     tally = run((container,), pages, POINTS, seed=CONTAINERS.index(container))[container]
     assert_promises_kept(tally, POINTS)
-    expected_kinds = {"corrupt_gzip", "truncated_record"} if container.endswith(".gz") else {"bad_header",
-                                                                                          "truncated_record"}
+    expected_kinds = (
+        {"corrupt_gzip", "truncated_record"} if container.endswith(".gz") else {"bad_header", "truncated_record"}
+    )
     assert expected_kinds <= set(tally.reports)
 
 
@@ -78,9 +79,11 @@ def test_each_of_several_damaged_records_is_reported_once():
         data = Damage("flip", "middle", middle, 20, b"\x5a" * 20).apply(data)
     found = read_entries(data)
     assert [(e.kind, e.reason, e.offset) for e in found if e.kind == "damaged"] == [
-        ("damaged", "corrupt_gzip", archive.spans[index].start) for index in hit]
+        ("damaged", "corrupt_gzip", archive.spans[index].start) for index in hit
+    ]
     assert [entry_key(e) for e in found if e.kind != "damaged"] == [
-        entry_key(e) for i, e in enumerate(originals) if i not in hit]
+        entry_key(e) for i, e in enumerate(originals) if i not in hit
+    ]
 
 
 def test_an_archive_gzipped_as_a_whole_keeps_what_came_before_the_damage():
@@ -88,12 +91,13 @@ def test_an_archive_gzipped_as_a_whole_keeps_what_came_before_the_damage():
     archive = build_archive(pick_pages(bundled_pages(), 16, seed=9), "warc")
     whole = bytearray(gzip.compress(archive.data, mtime=0))
     middle = len(whole) // 2
-    whole[middle:middle + 20] = bytes(b ^ 0x5A for b in whole[middle:middle + 20])
+    whole[middle : middle + 20] = bytes(b ^ 0x5A for b in whole[middle : middle + 20])
     found = read_entries(bytes(whole))
     assert [(e.kind, e.reason, e.resumed_at) for e in found if e.kind == "damaged"] == [
-        ("damaged", "corrupt_gzip", None)]
+        ("damaged", "corrupt_gzip", None)
+    ]
     good = [entry_key(e) for e in found if e.kind != "damaged"]
-    assert len(good) > 10 and good == [entry_key(e) for e in read_entries(archive.data)][:len(good)]
+    assert len(good) > 10 and good == [entry_key(e) for e in read_entries(archive.data)][: len(good)]
 
 
 def test_the_cli_reports_each_damaged_record_on_one_line_and_exits_1(tmp_path: Path):
@@ -105,15 +109,23 @@ def test_the_cli_reports_each_damaged_record_on_one_line_and_exits_1(tmp_path: P
     middle = (largest.start + largest.end) // 2
     path = tmp_path / "crawl.warc.gz"
     path.write_bytes(Damage("flip", "middle", middle, 50, bytes(range(1, 51))).apply(archive.data))
-    done = subprocess.run([sys.executable, "-m", "scrapy_bodytext", "extract", str(path)],
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_bodytext", "extract", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 1
     lines = done.stderr.splitlines()
     damage_lines = [line for line in lines if "damaged" in line and ":" in line.split("damaged")[0]]
     assert len(damage_lines) == 1
-    assert re.fullmatch(rf"scrapy-bodytext extract: {re.escape(str(path))}: damaged record at offset {largest.start} "
-                        rf"\(corrupt_gzip: Error -3 while decompressing data: [a-z ]+\); "
-                        rf"reading resumed at offset {largest.end}", damage_lines[0])
+    assert re.fullmatch(
+        rf"scrapy-bodytext extract: {re.escape(str(path))}: damaged record at offset {largest.start} "
+        rf"\(corrupt_gzip: Error -3 while decompressing data: [a-z ]+\); "
+        rf"reading resumed at offset {largest.end}",
+        damage_lines[0],
+    )
     summary = dict(re.findall(r"^([a-z-]+): (.*)$", done.stderr, re.MULTILINE))
     assert len(lines) == 1 + 1 + len(summary)  # the damage line, "== path", the summary: nothing else
     assert summary["records"] == str(len(archive.spans))
@@ -126,7 +138,11 @@ def test_damage_at_the_very_start_does_not_hide_the_rest():
     for garbage in (b"\x1f\x8b\x08\x00junk", b"not an archive at all\r\n"):
         found = read_entries(garbage + archive.data)
         assert [(e.kind, e.reason, e.offset, e.resumed_at) for e in found][0] == (
-            "damaged", "corrupt_gzip", 0, len(garbage))
+            "damaged",
+            "corrupt_gzip",
+            0,
+            len(garbage),
+        )
         assert [entry_key(e) for e in found[1:]] == [entry_key(e) for e in read_entries(archive.data)]
 
 

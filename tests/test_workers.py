@@ -16,11 +16,11 @@ from conftest import CORPUS_DIR, require_corpus
 from crawl_runner import ADDON, Crawl, run_crawl
 from http_server import SITE, SiteServer, site_pages
 
-from scrapy_bodytext.workers import executors
 from scrapy_bodytext.evaluation.corpus import iter_corpus
+from scrapy_bodytext.plugin.settings import DEFAULTS, load_settings
+from scrapy_bodytext.workers import executors
 from scrapy_bodytext.workers.cpus import UsableCpus, cgroup_quota, usable_cpus
 from scrapy_bodytext.workers.executors import ProcessExecutor, default_workers
-from scrapy_bodytext.plugin.settings import DEFAULTS, load_settings
 
 #: every Nth page of the dev corpus (index order: articles of five sources, then non-articles)
 CORPUS_STEP = 40
@@ -43,9 +43,20 @@ def assert_finished_and_accounted(crawl: Crawl) -> None:
 
 # --- the default and the pool's life ---------------------------------------------------------------
 
-@pytest.mark.parametrize(("affinity", "quota", "workers"), [
-    (1, None, 0), (2, None, 2), (3, None, 3), (64, None, 64), (64, 4.0, 4), (64, 2.5, 3), (8, 0.5, 0), (2, 16.0, 2),
-])
+
+@pytest.mark.parametrize(
+    ("affinity", "quota", "workers"),
+    [
+        (1, None, 0),
+        (2, None, 2),
+        (3, None, 3),
+        (64, None, 64),
+        (64, 4.0, 4),
+        (64, 2.5, 3),
+        (8, 0.5, 0),
+        (2, 16.0, 2),
+    ],
+)
 def test_auto_is_one_worker_per_usable_cpu(monkeypatch, affinity, quota, workers):
     monkeypatch.setattr(executors, "usable_cpus", lambda: UsableCpus(affinity, quota))
     assert default_workers() == workers
@@ -65,21 +76,36 @@ def cgroup_tree(tmp_path: Path, memberships: str, files: dict[str, str]) -> tupl
     return root, listed
 
 
-@pytest.mark.parametrize(("memberships", "files", "quota"), [
-    # v2: the tightest quota along the path counts (a parent's limit binds its children)
-    ("0::/pod/crawler\n", {"pod/crawler/cpu.max": "max 100000\n", "pod/cpu.max": "150000 100000\n",
-                           "cpu.max": "400000 100000\n"}, 1.5),
-    # v2 inside a container: the mount is the container's own cgroup
-    ("0::/\n", {"cpu.max": "200000 100000\n"}, 2.0),
-    ("0::/\n", {"cpu.max": "max 100000\n"}, None),
-    # v1: a tree per controller
-    ("4:cpu,cpuacct:/docker/abc\n1:name=systemd:/\n",
-     {"cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "300000\n", "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n"},
-     3.0),
-    ("4:cpu,cpuacct:/\n", {"cpu,cpuacct/cpu.cfs_quota_us": "-1\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, None),
-    # nothing readable: no quota
-    ("0::/gone\n", {}, None),
-])
+@pytest.mark.parametrize(
+    ("memberships", "files", "quota"),
+    [
+        # v2: the tightest quota along the path counts (a parent's limit binds its children)
+        (
+            "0::/pod/crawler\n",
+            {"pod/crawler/cpu.max": "max 100000\n", "pod/cpu.max": "150000 100000\n", "cpu.max": "400000 100000\n"},
+            1.5,
+        ),
+        # v2 inside a container: the mount is the container's own cgroup
+        ("0::/\n", {"cpu.max": "200000 100000\n"}, 2.0),
+        ("0::/\n", {"cpu.max": "max 100000\n"}, None),
+        # v1: a tree per controller
+        (
+            "4:cpu,cpuacct:/docker/abc\n1:name=systemd:/\n",
+            {
+                "cpu,cpuacct/docker/abc/cpu.cfs_quota_us": "300000\n",
+                "cpu,cpuacct/docker/abc/cpu.cfs_period_us": "100000\n",
+            },
+            3.0,
+        ),
+        (
+            "4:cpu,cpuacct:/\n",
+            {"cpu,cpuacct/cpu.cfs_quota_us": "-1\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"},
+            None,
+        ),
+        # nothing readable: no quota
+        ("0::/gone\n", {}, None),
+    ],
+)
 def test_the_cgroup_cpu_quota_is_found_in_v1_and_v2_trees(tmp_path, memberships, files, quota):
     root, listed = cgroup_tree(tmp_path, memberships, files)
     assert cgroup_quota(root, listed) == quota
@@ -110,19 +136,25 @@ def test_the_pool_starts_its_workers_at_start_and_stops_them_at_shutdown():
 
 # --- identical results ---------------------------------------------------------------------------
 
+
 @pytest.mark.corpus
 def test_workers_store_and_drop_exactly_what_in_process_extraction_does(tmp_path):
     """Real pages, two crawls: in threads of the crawl's process, and in two worker processes that
     are replaced every 5 pages."""
     require_corpus()
-    pages = {f"/{page.id}.html": (page.body, "text/html")
-             for number, page in enumerate(iter_corpus(CORPUS_DIR)) if number % CORPUS_STEP == 0}
+    pages = {
+        f"/{page.id}.html": (page.body, "text/html")
+        for number, page in enumerate(iter_corpus(CORPUS_DIR))
+        if number % CORPUS_STEP == 0
+    }
     with SiteServer(pages) as server:
         urls = tmp_path / "urls.txt"
         urls.write_text("\n".join(server.url(path) for path in sorted(pages)))
         crawls = {}
-        for name, settings in {"in-process": {"BODYTEXT_WORKERS": 0},
-                               "workers": {"BODYTEXT_WORKERS": 2, "BODYTEXT_WORKER_MAX_TASKS": 5}}.items():
+        for name, settings in {
+            "in-process": {"BODYTEXT_WORKERS": 0},
+            "workers": {"BODYTEXT_WORKERS": 2, "BODYTEXT_WORKER_MAX_TASKS": 5},
+        }.items():
             folder = tmp_path / name
             folder.mkdir()
             crawls[name] = run_crawl(folder, settings={"ADDONS": ADDON, **settings}, urls=str(urls), follow="0")
@@ -148,6 +180,7 @@ def test_workers_store_and_drop_exactly_what_in_process_extraction_does(tmp_path
 
 # --- a lost worker costs one page ------------------------------------------------------------------
 
+
 def _processes() -> dict[int, tuple[int, bytes]]:
     """pid -> (parent pid, command line) of every process visible in /proc."""
     found = {}
@@ -166,8 +199,9 @@ def crawl_workers() -> list[int]:
     """Extraction workers of the crawl this test runs: children of the forkserver of a crawl process
     started by this process."""
     processes = _processes()
-    crawls = {pid for pid, (parent, cmdline) in processes.items()
-              if parent == os.getpid() and b"crawl_runner.py" in cmdline}
+    crawls = {
+        pid for pid, (parent, cmdline) in processes.items() if parent == os.getpid() and b"crawl_runner.py" in cmdline
+    }
     servers = {pid for pid, (parent, cmdline) in processes.items() if parent in crawls and b"forkserver" in cmdline}
     return [pid for pid, (parent, _) in processes.items() if parent in servers]
 
@@ -221,13 +255,23 @@ class WorkerSaboteur:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the worker through /proc")
 @pytest.mark.parametrize(("fate", "reason"), [("hangs", "time_limit"), ("dies", "error")])
 def test_a_worker_that_hangs_or_dies_costs_one_page_and_the_crawl_goes_on(tmp_path, fate, reason):
-    lost_page = (SITE / "article-harbour.html").read_bytes().replace(
-        b"</body>", b'<p><a href="/after.html">Read next</a></p></body>')
-    pages = {**site_pages(), "/lost.html": (lost_page, "text/html"),
-             "/after.html": ((SITE / "article-glacier.html").read_bytes(), "text/html")}
+    lost_page = (
+        (SITE / "article-harbour.html")
+        .read_bytes()
+        .replace(b"</body>", b'<p><a href="/after.html">Read next</a></p></body>')
+    )
+    pages = {
+        **site_pages(),
+        "/lost.html": (lost_page, "text/html"),
+        "/after.html": ((SITE / "article-glacier.html").read_bytes(), "text/html"),
+    }
     saboteur = WorkerSaboteur(tmp_path / "crawl.log", kill=fate == "dies")
-    settings = {"ADDONS": ADDON, "BODYTEXT_WORKERS": 1, "LOG_LEVEL": "DEBUG",
-                "BODYTEXT_WORKER_TIMEOUT": 5.0 if fate == "hangs" else 60.0}
+    settings = {
+        "ADDONS": ADDON,
+        "BODYTEXT_WORKERS": 1,
+        "LOG_LEVEL": "DEBUG",
+        "BODYTEXT_WORKER_TIMEOUT": 5.0 if fate == "hangs" else 60.0,
+    }
     try:
         with SiteServer(pages, on_request=saboteur) as server:
             urls = tmp_path / "urls.txt"

@@ -40,12 +40,15 @@ def test_probability_is_the_logistic_of_density_count_and_link_density():
     assert wuyang.article_probability(0.4, 60, 0.1, 0.2, 15) == pytest.approx(1 / (1 + math.exp(-z)))
 
 
-@pytest.mark.parametrize("paragraphs, menu, related, lang", [
-    (ENGLISH_PARAGRAPHS, MENU, RELATED, "en"),
-    (GERMAN_PARAGRAPHS, GERMAN_MENU, RELATED, "de"),
-    (CHINESE_PARAGRAPHS, CHINESE_MENU, [], "zh"),
-    (JAPANESE_PARAGRAPHS, CHINESE_MENU, [], "ja"),
-])
+@pytest.mark.parametrize(
+    "paragraphs, menu, related, lang",
+    [
+        (ENGLISH_PARAGRAPHS, MENU, RELATED, "en"),
+        (GERMAN_PARAGRAPHS, GERMAN_MENU, RELATED, "de"),
+        (CHINESE_PARAGRAPHS, CHINESE_MENU, [], "zh"),
+        (JAPANESE_PARAGRAPHS, CHINESE_MENU, [], "ja"),
+    ],
+)
 def test_article_block_is_found_and_accepted_in_several_languages(paragraphs, menu, related, lang):
     result = extract(article_page(paragraphs, menu, related), extractor="wuyang")
     assert result.language == lang
@@ -89,14 +92,17 @@ def test_page_without_stop_word_language_falls_back_to_region_p():
     assert result.article_probability == pytest.approx(result.debug["region_p"])
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"min_chars": -1}, "min_chars"),
-    ({"paragraph_tokens": 2.5}, "paragraph_tokens"),
-    ({"gamma": "high"}, "gamma"),
-    ({"theta_d": 1.5}, "theta_d"),
-    ({"max_link_density": True}, "max_link_density"),
-    ({"language": "klingon"}, "language"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"min_chars": -1}, "min_chars"),
+        ({"paragraph_tokens": 2.5}, "paragraph_tokens"),
+        ({"gamma": "high"}, "gamma"),
+        ({"theta_d": 1.5}, "theta_d"),
+        ({"max_link_density": True}, "max_link_density"),
+        ({"language": "klingon"}, "language"),
+    ],
+)
 def test_options_are_validated(options, message):
     with pytest.raises(ValueError, match=message):
         wuyang.Options(**options)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-from scrapy.http import HtmlResponse
-
 from crawl_runner import ADDON, Crawl, run_crawl
 from http_server import SiteServer, site_pages
+from scrapy.http import HtmlResponse
+
 from scrapy_bodytext import extract
 from scrapy_bodytext.api import extract_with_config
 from scrapy_bodytext.config import ExtractConfig
@@ -58,8 +58,15 @@ def site():
 def crawl(site: SiteServer, tmp_path, kinds: str, headline: str, settings: dict) -> Crawl:
     urls = tmp_path / "urls.txt"
     urls.write_text("\n".join(site.url(path) for path in sorted(PAGES)))
-    done = run_crawl(tmp_path, spider="zyte_spiders.ZyteArticleSpider", settings={"ADDONS": ADDON, **settings},
-                     urls=str(urls), follow="0", kinds=kinds, headline=headline)
+    done = run_crawl(
+        tmp_path,
+        spider="zyte_spiders.ZyteArticleSpider",
+        settings={"ADDONS": ADDON, **settings},
+        urls=str(urls),
+        follow="0",
+        kinds=kinds,
+        headline=headline,
+    )
     assert done.returncode == 0, done.log[-3000:]
     assert done.stats.get("finish_reason") == "finished", done.log[-3000:]
     assert "Traceback" not in done.log and done.stat("log_count/ERROR") == 0, done.log[-3000:]
@@ -75,11 +82,17 @@ def core(site: SiteServer, url: str, **options) -> ExtractionResult:
 def test_article_items_filled_and_dropped_by_zyte_pipeline_after_ours(site, tmp_path):
     """Non-articles are kept by our pipeline (BODYTEXT_DROP_NON_ARTICLES = False) with the probability
     it wrote, and zyte-common-items' pipeline drops them by its own threshold, as its docs say."""
-    done = crawl(site, tmp_path, "article", "1", {
-        "BODYTEXT_DROP_NON_ARTICLES": False,
-        "ITEM_PIPELINES": {"zyte_common_items.pipelines.DropLowProbabilityItemPipeline": 300},
-        "ITEM_PROBABILITY_THRESHOLDS": {"zyte_common_items.Article": 0.5},
-    })
+    done = crawl(
+        site,
+        tmp_path,
+        "article",
+        "1",
+        {
+            "BODYTEXT_DROP_NON_ARTICLES": False,
+            "ITEM_PIPELINES": {"zyte_common_items.pipelines.DropLowProbabilityItemPipeline": 300},
+            "ITEM_PROBABILITY_THRESHOLDS": {"zyte_common_items.Article": 0.5},
+        },
+    )
     stored = {urlsplit(item["url"]).path: item for item in done.items}
     assert set(stored) == ARTICLES
     non_articles = len(PAGES) - len(ARTICLES)
@@ -87,7 +100,7 @@ def test_article_items_filled_and_dropped_by_zyte_pipeline_after_ours(site, tmp_
     assert done.stat("drop_low_probability_item/dropped/Article") == non_articles
     assert done.stat("drop_low_probability_item/kept/Article") == len(ARTICLES)
     assert done.stat("bodytext/items/non_articles") == non_articles
-    for path, item in stored.items():
+    for item in stored.values():
         expected = core(site, item["url"])
         assert item["articleBody"] == expected.text
         assert item["metadata"]["probability"] == expected.article_probability
@@ -104,9 +117,17 @@ def test_article_items_filled_and_dropped_by_zyte_pipeline_after_ours(site, tmp_
 
 
 def test_zyte_article_preset_on_dict_items_with_html_and_overwrite(site, tmp_path):
-    done = crawl(site, tmp_path, "dict", "1", {
-        "BODYTEXT_FIELDS": "zyte-article", "BODYTEXT_OUTPUT_FORMAT": "html", "BODYTEXT_ZYTE_OVERWRITE": True,
-    })
+    done = crawl(
+        site,
+        tmp_path,
+        "dict",
+        "1",
+        {
+            "BODYTEXT_FIELDS": "zyte-article",
+            "BODYTEXT_OUTPUT_FORMAT": "html",
+            "BODYTEXT_ZYTE_OVERWRITE": True,
+        },
+    )
     stored = {urlsplit(item["url"]).path: item for item in done.items}
     assert set(stored) == ARTICLES, "non-articles dropped by our pipeline"
     for item in stored.values():
@@ -121,14 +142,22 @@ def test_zyte_article_preset_on_dict_items_with_html_and_overwrite(site, tmp_pat
 
 
 def test_values_and_language_codes():
-    result = extract_with_config(DECLARED, ExtractConfig(output_format="markdown", plain_text=True),
-                                 url="https://news.example/ferry")
+    result = extract_with_config(
+        DECLARED, ExtractConfig(output_format="markdown", plain_text=True), url="https://news.example/ferry"
+    )
     values = article_values(result)
     assert values["headline"] == "Ferry timetable changes for the winter"
     assert values["articleBody"] == extract(DECLARED, url="https://news.example/ferry").text == result.plain_text
     assert "articleBodyHtml" not in values
     assert [iso_639_1(tag) for tag in ("pt-BR", "EN", "zh-Hant-TW", "gsw", "und", None, "x-klingon")] == [
-        "pt", "en", "zh", None, None, None, None]
+        "pt",
+        "en",
+        "zh",
+        None,
+        None,
+        None,
+        None,
+    ]
 
 
 def test_article_objects_keep_what_the_spider_set():
@@ -137,8 +166,11 @@ def test_article_objects_keep_what_the_spider_set():
     from scrapy_bodytext.plugin.zyte import fill_article
 
     result = extract(DECLARED, url="https://news.example/ferry")
-    item = Article(url="https://news.example/ferry", authors=[Author(name="Desk")],
-                   metadata=ArticleMetadata(dateDownloaded="2026-11-01T00:00:00Z"))
+    item = Article(
+        url="https://news.example/ferry",
+        authors=[Author(name="Desk")],
+        metadata=ArticleMetadata(dateDownloaded="2026-11-01T00:00:00Z"),
+    )
     fill_article(item, result, overwrite=False)
     assert item.authors == [Author(name="Desk")]
     assert item.metadata.dateDownloaded == "2026-11-01T00:00:00Z"

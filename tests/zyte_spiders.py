@@ -13,10 +13,13 @@ from zyte_common_items import Article
 # zyte-common-items 0.31's DropLowProbabilityItemPipeline.process_item takes the spider argument Scrapy
 # 2.19 deprecates; the crawl processes make deprecation warnings errors, so this one is let through
 # (set here, where the crawl process imports its spider; the project's own warnings stay errors)
-warnings.filterwarnings("ignore", message=r"DropLowProbabilityItemPipeline\.process_item\(\) requires a spider",
-                        category=ScrapyDeprecationWarning)
+warnings.filterwarnings(
+    "ignore",
+    message=r"DropLowProbabilityItemPipeline\.process_item\(\) requires a spider",
+    category=ScrapyDeprecationWarning,
+)
 
-from crawl_spiders import SiteSpider
+from crawl_spiders import SiteSpider  # noqa: E402 - after the warning filter above, which must precede the import
 
 #: the headline the spider writes itself (``headline=1``)
 SPIDER_HEADLINE = "Headline the spider chose"

@@ -7,7 +7,7 @@ it receives already has ``main_text`` and ``article_probability`` and non-articl
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -57,7 +57,7 @@ class SQLiteArticlesPipeline:
         row = ItemAdapter(item).asdict()
         row.setdefault("title", None)
         row.setdefault("language", None)
-        row["stored_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        row["stored_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         with self.connection:  # one transaction per item: a crash loses nothing already stored
             self.connection.execute(UPSERT, row)
         assert self.crawler.stats is not None

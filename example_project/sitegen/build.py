@@ -61,6 +61,7 @@ class Article:
 
 # ---------------------------------------------------------------------------------------------- sources
 
+
 def parse_article(source: Path) -> Article:
     """One source file: ``key: value`` header, ``---``, body blocks, optional ``=== comments``."""
     header, _, rest = source.read_text("utf-8").partition("\n---\n")
@@ -98,6 +99,7 @@ def parse_block(chunk: str) -> tuple[str, object]:
 
 def inline_html(text: str, root: str) -> str:
     """Escapes text and turns ``[t](@slug)``, ``[t](https://...)``, ``**strong**`` and ``*em*`` into HTML."""
+
     def replace(m: re.Match[str]) -> str:
         if m.group(1) is not None:
             target = m.group(2)
@@ -106,6 +108,7 @@ def inline_html(text: str, root: str) -> str:
         if m.group(3) is not None:
             return f"<strong>{m.group(3)}</strong>"
         return f"<em>{m.group(4)}</em>"
+
     return INLINE.sub(replace, html.escape(text, quote=False))
 
 
@@ -114,6 +117,7 @@ def inline_plain(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- fragments
+
 
 def esc(text: str) -> str:
     return html.escape(text)
@@ -153,12 +157,20 @@ def nav(ui: dict, root: str, current: str) -> str:
 
 def teaser(article: Article, root: str, level: str = "h3", image: bool = True) -> str:
     href = f"{root}{article.path}"
-    picture = (f'<a class="teaser-image" href="{href}" tabindex="-1">'
-               f'<img src="{root}media/{article.slug}-thumb.jpg" alt="" loading="lazy"></a>') if image else ""
-    meta = f'{UI["en"]["sections"][article.section]} · {format_date(article.published, "en")}'
-    return (f'<article class="teaser">{picture}<{level} class="teaser-title"><a href="{href}">'
-            f'{esc(article.title)}</a></{level}><p class="teaser-summary">{esc(article.standfirst)}</p>'
-            f'<p class="teaser-meta">{esc(meta)}</p></article>')
+    picture = (
+        (
+            f'<a class="teaser-image" href="{href}" tabindex="-1">'
+            f'<img src="{root}media/{article.slug}-thumb.jpg" alt="" loading="lazy"></a>'
+        )
+        if image
+        else ""
+    )
+    meta = f"{UI['en']['sections'][article.section]} · {format_date(article.published, 'en')}"
+    return (
+        f'<article class="teaser">{picture}<{level} class="teaser-title"><a href="{href}">'
+        f'{esc(article.title)}</a></{level}><p class="teaser-summary">{esc(article.standfirst)}</p>'
+        f'<p class="teaser-meta">{esc(meta)}</p></article>'
+    )
 
 
 def most_read(ui: dict, root: str, articles: list[Article]) -> str:
@@ -167,30 +179,48 @@ def most_read(ui: dict, root: str, articles: list[Article]) -> str:
 
 
 def ad(ui: dict, slot: str, text: str) -> str:
-    return (f'<div class="ad ad-{slot}" data-ad-slot="{slot}"><span class="ad-label">{esc(ui["ad_label"])}</span>'
-            f'<a href="https://ads.brightwave.example/click?slot={slot}" rel="sponsored nofollow">{esc(text)}</a></div>')
+    return (
+        f'<div class="ad ad-{slot}" data-ad-slot="{slot}"><span class="ad-label">{esc(ui["ad_label"])}</span>'
+        f'<a href="https://ads.brightwave.example/click?slot={slot}" rel="sponsored nofollow">{esc(text)}</a></div>'
+    )
 
 
 def partner_box(ui: dict) -> str:
-    links = "".join(f'<li><a href="https://outbrook.example/r?id={i}" rel="sponsored">{esc(t)}</a></li>'
-                    for i, t in enumerate(ui["partner_links"], 1))
-    return (f'<section class="partner-content"><h2>{esc(ui["partner"])}</h2><ul>{links}</ul>'
-            f'<p class="partner-by">{esc(ui["partner_by"])}</p></section>')
+    links = "".join(
+        f'<li><a href="https://outbrook.example/r?id={i}" rel="sponsored">{esc(t)}</a></li>'
+        for i, t in enumerate(ui["partner_links"], 1)
+    )
+    return (
+        f'<section class="partner-content"><h2>{esc(ui["partner"])}</h2><ul>{links}</ul>'
+        f'<p class="partner-by">{esc(ui["partner_by"])}</p></section>'
+    )
 
 
 def newsletter(ui: dict) -> str:
-    return (f'<section class="newsletter"><h2>{esc(ui["newsletter_title"])}</h2><p>{esc(ui["newsletter_text"])}</p>'
-            f'<form action="#newsletter"><input type="email" placeholder="{esc(ui["email_placeholder"])}">'
-            f'<button type="submit">{esc(ui["newsletter_button"])}</button></form></section>')
+    return (
+        f'<section class="newsletter"><h2>{esc(ui["newsletter_title"])}</h2><p>{esc(ui["newsletter_text"])}</p>'
+        f'<form action="#newsletter"><input type="email" placeholder="{esc(ui["email_placeholder"])}">'
+        f'<button type="submit">{esc(ui["newsletter_button"])}</button></form></section>'
+    )
 
 
-def page(*, lang: str, encoding: str, title: str, root: str, current: str, body_class: str,
-         main: str, sidebar: str, ticker: Article, head_extra: str = "") -> str:
+def page(
+    *,
+    lang: str,
+    encoding: str,
+    title: str,
+    root: str,
+    current: str,
+    body_class: str,
+    main: str,
+    sidebar: str,
+    ticker: Article,
+    head_extra: str = "",
+) -> str:
     """The site chrome every page shares: masthead, navigation, ticker, ads, cookie banner, footer."""
     ui = UI[lang]
     company = "".join(f'<li><a href="#company-{i}">{esc(c)}</a></li>' for i, c in enumerate(ui["company"], 1))
-    sections = "".join(f'<li><a href="{root}section/{s}.html">{esc(ui["sections"][s])}</a></li>'
-                       for s in SECTION_SLUGS)
+    sections = "".join(f'<li><a href="{root}section/{s}.html">{esc(ui["sections"][s])}</a></li>' for s in SECTION_SLUGS)
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
@@ -241,6 +271,7 @@ def page(*, lang: str, encoding: str, title: str, root: str, current: str, body_
 
 # ---------------------------------------------------------------------------------------------- pages
 
+
 def article_body(article: Article, root: str) -> str:
     ui = UI[article.lang]
     parts = []
@@ -257,16 +288,25 @@ def article_body(article: Article, root: str) -> str:
             body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
             parts.append(f'<table class="data-table"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>')
         else:
-            parts.append(f'<aside class="inline-ad">{ad(ui, "inline", ui["ad_inline_offer"])}'
-                         f'<p class="ad-continue">{esc(ui["ad_inline"])}</p></aside>')
+            parts.append(
+                f'<aside class="inline-ad">{ad(ui, "inline", ui["ad_inline_offer"])}'
+                f'<p class="ad-continue">{esc(ui["ad_inline"])}</p></aside>'
+            )
     return "\n".join(parts)
 
 
 def share_bar(ui: dict, url: str) -> str:
-    targets = ("https://www.facebook.com/sharer/sharer.php?u=", "https://x.com/intent/post?url=",
-               "https://www.linkedin.com/sharing/share-offsite/?url=", "mailto:?body=", "#copy-link")
-    links = "".join(f'<li><a href="{t}{url if not t.startswith("#") else ""}">{esc(label)}</a></li>'
-                    for t, label in zip(targets, ui["share_targets"]))
+    targets = (
+        "https://www.facebook.com/sharer/sharer.php?u=",
+        "https://x.com/intent/post?url=",
+        "https://www.linkedin.com/sharing/share-offsite/?url=",
+        "mailto:?body=",
+        "#copy-link",
+    )
+    links = "".join(
+        f'<li><a href="{t}{url if not t.startswith("#") else ""}">{esc(label)}</a></li>'
+        for t, label in zip(targets, ui["share_targets"])
+    )
     return f'<div class="share-bar"><span>{esc(ui["share"])}</span><ul>{links}</ul></div>'
 
 
@@ -274,21 +314,28 @@ def comments_section(article: Article) -> str:
     ui = UI[article.lang]
     items = "".join(
         f'<li class="comment"><div class="comment-meta"><strong>{esc(name)}</strong> '
-        f'<time>{esc(ui["ago"].format(hours=2 + 3 * i))}</time></div><p>{esc(text)}</p>'
+        f"<time>{esc(ui['ago'].format(hours=2 + 3 * i))}</time></div><p>{esc(text)}</p>"
         f'<div class="comment-actions"><a href="#reply">{esc(ui["reply"])}</a> '
         f'<a href="#report">{esc(ui["report"])}</a></div></li>'
-        for i, (name, text) in enumerate(article.comments))
-    return (f'<section class="comments" id="comments"><h2>{esc(ui["comments"])} ({len(article.comments)})</h2>'
-            f'<p class="comment-policy">{esc(ui["comment_policy"])}</p><ol>{items}</ol>'
-            f'<button type="button">{esc(ui["more_comments"])}</button></section>')
+        for i, (name, text) in enumerate(article.comments)
+    )
+    return (
+        f'<section class="comments" id="comments"><h2>{esc(ui["comments"])} ({len(article.comments)})</h2>'
+        f'<p class="comment-policy">{esc(ui["comment_policy"])}</p><ol>{items}</ol>'
+        f'<button type="button">{esc(ui["more_comments"])}</button></section>'
+    )
 
 
 def related_articles(article: Article, articles: list[Article]) -> list[Article]:
     """Three other articles in the same language sharing the most tags (then the section), newest first."""
+
     def score(other: Article) -> tuple[bool, int, date]:
-        return (other.lang == article.lang,
-                len(set(other.tags) & set(article.tags)) * 2 + (other.section == article.section),
-                other.published)
+        return (
+            other.lang == article.lang,
+            len(set(other.tags) & set(article.tags)) * 2 + (other.section == article.section),
+            other.published,
+        )
+
     return sorted((a for a in articles if a is not article), key=score, reverse=True)[:3]
 
 
@@ -296,18 +343,28 @@ def metadata_head(article: Article, url: str) -> str:
     """The ``<head>`` lines declaring the article's metadata, in the article's style."""
     lines = [f'<meta name="description" content="{esc(article.standfirst)}">']
     if article.declares == "json-ld":
-        ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle", "headline": article.title,
-                         "datePublished": article.published.isoformat(), "inLanguage": article.lang,
-                         "author": {"@type": "Person", "name": article.author},
-                         "publisher": {"@type": "NewsMediaOrganization", "name": SITE_NAME}, "url": url},
-                        ensure_ascii=True)
+        ld = json.dumps(
+            {
+                "@context": "https://schema.org",
+                "@type": "NewsArticle",
+                "headline": article.title,
+                "datePublished": article.published.isoformat(),
+                "inLanguage": article.lang,
+                "author": {"@type": "Person", "name": article.author},
+                "publisher": {"@type": "NewsMediaOrganization", "name": SITE_NAME},
+                "url": url,
+            },
+            ensure_ascii=True,
+        )
         lines.append(f'<script type="application/ld+json">{ld}</script>')
     elif article.declares == "meta":
-        lines += ['<meta property="og:type" content="article">',
-                  f'<meta property="og:title" content="{esc(article.title)}">',
-                  f'<meta property="og:site_name" content="{SITE_NAME}">',
-                  f'<meta property="article:published_time" content="{article.published.isoformat()}">',
-                  f'<meta name="author" content="{esc(article.author)}">']
+        lines += [
+            '<meta property="og:type" content="article">',
+            f'<meta property="og:title" content="{esc(article.title)}">',
+            f'<meta property="og:site_name" content="{SITE_NAME}">',
+            f'<meta property="article:published_time" content="{article.published.isoformat()}">',
+            f'<meta name="author" content="{esc(article.author)}">',
+        ]
     elif article.declares != "byline":
         raise ValueError(f"{article.slug}: declares must be one of {', '.join(METADATA_STYLES)}")
     return "".join(line + "\n" for line in lines)
@@ -346,20 +403,48 @@ def article_page(article: Article, articles: list[Article], popular: list[Articl
 {newsletter(ui)}
 <section class="related"><h2>{esc(ui["related"])}</h2><ul>{related}</ul></section>
 {comments_section(article)}"""
-    return page(lang=article.lang, encoding=article.encoding, title=article.title, root=root,
-                current=article.section, body_class="article-page", main=main,
-                sidebar=most_read(ui, root, popular), ticker=popular[0], head_extra=head)
+    return page(
+        lang=article.lang,
+        encoding=article.encoding,
+        title=article.title,
+        root=root,
+        current=article.section,
+        body_class="article-page",
+        main=main,
+        sidebar=most_read(ui, root, popular),
+        ticker=popular[0],
+        head_extra=head,
+    )
 
 
-def listing_page(*, heading: str, intro: str, stories: list[Article], root: str, current: str,
-                 articles: list[Article], popular: list[Article], tag_cloud: str) -> str:
+def listing_page(
+    *,
+    heading: str,
+    intro: str,
+    stories: list[Article],
+    root: str,
+    current: str,
+    articles: list[Article],
+    popular: list[Article],
+    tag_cloud: str,
+) -> str:
     lead, *rest = stories
-    main = (f'<h1 class="listing-title">{esc(heading)}</h1>\n<p class="listing-intro">{esc(intro)}</p>\n'
-            f'<section class="lead-story">{teaser(lead, root, level="h2")}</section>\n'
-            f'<div class="story-list">{"".join(teaser(a, root) for a in rest)}</div>\n{tag_cloud}')
-    return page(lang="en", encoding="utf-8", title=heading, root=root, current=current,
-                body_class="listing-page", main=main, sidebar=most_read(UI["en"], root, popular),
-                ticker=popular[0])
+    main = (
+        f'<h1 class="listing-title">{esc(heading)}</h1>\n<p class="listing-intro">{esc(intro)}</p>\n'
+        f'<section class="lead-story">{teaser(lead, root, level="h2")}</section>\n'
+        f'<div class="story-list">{"".join(teaser(a, root) for a in rest)}</div>\n{tag_cloud}'
+    )
+    return page(
+        lang="en",
+        encoding="utf-8",
+        title=heading,
+        root=root,
+        current=current,
+        body_class="listing-page",
+        main=main,
+        sidebar=most_read(UI["en"], root, popular),
+        ticker=popular[0],
+    )
 
 
 def home_page(articles: list[Article], popular: list[Article], tag_cloud: str) -> str:
@@ -368,13 +453,26 @@ def home_page(articles: list[Article], popular: list[Article], tag_cloud: str) -
     blocks = []
     for slug in SECTION_SLUGS:
         stories = [a for a in articles if a.section == slug][:3]
-        blocks.append(f'<section class="section-block"><h2><a href="section/{slug}.html">{esc(ui["sections"][slug])}'
-                      f'</a></h2>{"".join(teaser(a, root, image=False) for a in stories)}</section>')
-    main = (f'<h1 class="visually-hidden">{SITE_NAME}</h1>\n<section class="lead-story">{teaser(top, root, level="h2")}'
-            f'</section>\n<div class="top-stories">{"".join(teaser(a, root) for a in articles[1:5])}</div>\n'
-            f'{newsletter(ui)}\n{"".join(blocks)}\n{tag_cloud}')
-    return page(lang="en", encoding="utf-8", title="Home", root=root, current="home", body_class="home-page",
-                main=main, sidebar=most_read(ui, root, popular), ticker=popular[0])
+        blocks.append(
+            f'<section class="section-block"><h2><a href="section/{slug}.html">{esc(ui["sections"][slug])}'
+            f"</a></h2>{''.join(teaser(a, root, image=False) for a in stories)}</section>"
+        )
+    main = (
+        f'<h1 class="visually-hidden">{SITE_NAME}</h1>\n<section class="lead-story">{teaser(top, root, level="h2")}'
+        f'</section>\n<div class="top-stories">{"".join(teaser(a, root) for a in articles[1:5])}</div>\n'
+        f"{newsletter(ui)}\n{''.join(blocks)}\n{tag_cloud}"
+    )
+    return page(
+        lang="en",
+        encoding="utf-8",
+        title="Home",
+        root=root,
+        current="home",
+        body_class="home-page",
+        main=main,
+        sidebar=most_read(ui, root, popular),
+        ticker=popular[0],
+    )
 
 
 def tag_cloud(tags: list[str], root: str) -> str:
@@ -383,6 +481,7 @@ def tag_cloud(tags: list[str], root: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ site
+
 
 def encode_page(text: str, encoding: str) -> bytes:
     """Legacy-encoded pages write characters outside their charset as numeric references, as such
@@ -394,25 +493,38 @@ def manifest_entry(article: Article, articles: list[Article]) -> dict:
     paragraphs = [inline_plain(value) for kind, value in article.blocks if kind == "p"]
     ui = UI[article.lang]
     boilerplate = {
-        "cookie_banner": ui["cookie"], "newsletter": ui["newsletter_text"], "footer": ui["legal"],
-        "advertisement": ui["ad_mpu"], "banner_advertisement": ui["ad_leaderboard"],
-        "author_bio": AUTHOR_BIOS[article.author], "comment": article.comments[0][1],
-        "comment_policy": ui["comment_policy"], "related_summary": related_articles(article, articles)[0].standfirst,
+        "cookie_banner": ui["cookie"],
+        "newsletter": ui["newsletter_text"],
+        "footer": ui["legal"],
+        "advertisement": ui["ad_mpu"],
+        "banner_advertisement": ui["ad_leaderboard"],
+        "author_bio": AUTHOR_BIOS[article.author],
+        "comment": article.comments[0][1],
+        "comment_policy": ui["comment_policy"],
+        "related_summary": related_articles(article, articles)[0].standfirst,
     }
     if any(kind == "ad" for kind, _ in article.blocks):
         boilerplate["inline_advertisement"] = ui["ad_inline_offer"]
     return {
-        "path": article.path, "kind": "article", "lang": article.lang, "encoding": article.encoding,
-        "title": article.title, "published": article.published.isoformat(), "authors": [article.author],
-        "declares": article.declares, "first_paragraph": paragraphs[0], "last_paragraph": paragraphs[-1],
+        "path": article.path,
+        "kind": "article",
+        "lang": article.lang,
+        "encoding": article.encoding,
+        "title": article.title,
+        "published": article.published.isoformat(),
+        "authors": [article.author],
+        "declares": article.declares,
+        "first_paragraph": paragraphs[0],
+        "last_paragraph": paragraphs[-1],
         "boilerplate": boilerplate,
     }
 
 
 def build_site() -> dict[str, bytes]:
     """Every file of the site, by path relative to the site root."""
-    articles = sorted((parse_article(p) for p in sorted((HERE / "articles").glob("*.txt"))),
-                      key=lambda a: a.published, reverse=True)
+    articles = sorted(
+        (parse_article(p) for p in sorted((HERE / "articles").glob("*.txt"))), key=lambda a: a.published, reverse=True
+    )
     popular = [a for a in articles if a.lang == "en"][:5]
     tags = sorted({t for a in articles for t in a.tags})
     files: dict[str, bytes] = {}
@@ -426,17 +538,29 @@ def build_site() -> dict[str, bytes]:
     for slug in SECTION_SLUGS:
         path = f"section/{slug}.html"
         files[path] = listing_page(
-            heading=UI["en"]["sections"][slug], intro=SECTION_INTROS[slug], root="../", current=slug,
-            stories=[a for a in articles if a.section == slug], articles=articles, popular=popular,
-            tag_cloud=tag_cloud(tags, "../")).encode()
+            heading=UI["en"]["sections"][slug],
+            intro=SECTION_INTROS[slug],
+            root="../",
+            current=slug,
+            stories=[a for a in articles if a.section == slug],
+            articles=articles,
+            popular=popular,
+            tag_cloud=tag_cloud(tags, "../"),
+        ).encode()
         manifest.append({"path": path, "kind": "listing"})
     for tag in tags:
         path = f"tag/{tag}.html"
         name = tag.replace("-", " ")
         files[path] = listing_page(
-            heading=f"Topic: {name}", intro=f"All our coverage tagged {name}, newest first.", root="../",
-            current="", stories=[a for a in articles if tag in a.tags], articles=articles, popular=popular,
-            tag_cloud=tag_cloud(tags, "../")).encode()
+            heading=f"Topic: {name}",
+            intro=f"All our coverage tagged {name}, newest first.",
+            root="../",
+            current="",
+            stories=[a for a in articles if tag in a.tags],
+            articles=articles,
+            popular=popular,
+            tag_cloud=tag_cloud(tags, "../"),
+        ).encode()
         manifest.append({"path": path, "kind": "listing"})
     files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=1) + "\n").encode()
     return files

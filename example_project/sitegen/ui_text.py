@@ -16,12 +16,48 @@ SECTION_INTROS = {
 }
 
 MONTHS = {
-    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-           "October", "November", "December"),
-    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
-           "Oktober", "November", "Dezember"),
-    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
-           "octubre", "noviembre", "diciembre"),
+    "en": (
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ),
+    "de": (
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ),
+    "es": (
+        "enero",
+        "febrero",
+        "marzo",
+        "abril",
+        "mayo",
+        "junio",
+        "julio",
+        "agosto",
+        "septiembre",
+        "octubre",
+        "noviembre",
+        "diciembre",
+    ),
 }
 
 DATE_FORMATS = {
@@ -34,8 +70,15 @@ DATE_FORMATS = {
 
 UI: dict[str, dict[str, object]] = {
     "en": {
-        "sections": {"home": "Home", "world": "World", "business": "Business", "science": "Science",
-                     "culture": "Culture", "sport": "Sport", "international": "International"},
+        "sections": {
+            "home": "Home",
+            "world": "World",
+            "business": "Business",
+            "science": "Science",
+            "culture": "Culture",
+            "sport": "Sport",
+            "international": "International",
+        },
         "tagline": "Independent news for the Calder valley since 1887",
         "skip": "Skip to main content",
         "subscribe": "Subscribe from £1 a week",
@@ -45,10 +88,10 @@ UI: dict[str, dict[str, object]] = {
         "ad_label": "Advertisement",
         "ad_leaderboard": "Brightwave Energy: switch today and fix your rate until 2028. Terms and exit fees apply.",
         "ad_inline_offer": "Calder Valley Building Society: fixed-rate savings at 4.1% AER for twelve months. "
-                           "Apply in branch or online.",
+        "Apply in branch or online.",
         "ad_inline": "Story continues below",
         "ad_mpu": "Harbourside Apartments: one- and two-bedroom homes with river views, prices from £189,950. "
-                  "Book a viewing this weekend.",
+        "Book a viewing this weekend.",
         "share": "Share this story",
         "share_targets": ("Facebook", "X", "LinkedIn", "Email", "Copy link"),
         "by": "By {author}",
@@ -57,13 +100,13 @@ UI: dict[str, dict[str, object]] = {
         "photo": "Photo: Ledger staff",
         "newsletter_title": "The Morning Ledger",
         "newsletter_text": "The five stories you need to know about the valley, in your inbox before 7am every "
-                           "weekday. Free, and you can unsubscribe at any time.",
+        "weekday. Free, and you can unsubscribe at any time.",
         "newsletter_button": "Sign up",
         "email_placeholder": "Your email address",
         "related": "Related stories",
         "comments": "Comments",
         "comment_policy": "Comments are moderated and may take a few minutes to appear. Please keep the "
-                          "discussion civil and on topic, and read our community guidelines before posting.",
+        "discussion civil and on topic, and read our community guidelines before posting.",
         "ago": "{hours} hours ago",
         "reply": "Reply",
         "report": "Report",
@@ -77,21 +120,35 @@ UI: dict[str, dict[str, object]] = {
         ),
         "partner_by": "Sponsored by Outbrook",
         "cookie": "We use cookies and similar technologies to keep this site working, to understand how it "
-                  "is used and to show you more relevant advertising. You can accept all cookies, reject "
-                  "the optional ones, or change your choice at any time in Cookie settings.",
+        "is used and to show you more relevant advertising. You can accept all cookies, reject "
+        "the optional ones, or change your choice at any time in Cookie settings.",
         "accept": "Accept all",
         "reject": "Reject optional cookies",
         "manage": "Manage preferences",
-        "company": ("About us", "Contact the newsroom", "Careers", "Advertise with us", "Terms of use",
-                    "Privacy policy", "Cookie settings"),
+        "company": (
+            "About us",
+            "Contact the newsroom",
+            "Careers",
+            "Advertise with us",
+            "Terms of use",
+            "Privacy policy",
+            "Cookie settings",
+        ),
         "legal": "© 2025 Northbridge Ledger Media Ltd, 14 Quay Street, Northbridge. All rights reserved. "
-                 "No part of this site may be reproduced without our written permission.",
+        "No part of this site may be reproduced without our written permission.",
         "sep": "›",
         "dot": "·",
     },
     "de": {
-        "sections": {"home": "Startseite", "world": "Welt", "business": "Wirtschaft", "science": "Wissenschaft",
-                     "culture": "Kultur", "sport": "Sport", "international": "International"},
+        "sections": {
+            "home": "Startseite",
+            "world": "Welt",
+            "business": "Wirtschaft",
+            "science": "Wissenschaft",
+            "culture": "Kultur",
+            "sport": "Sport",
+            "international": "International",
+        },
         "tagline": "Internationale Ausgabe",
         "skip": "Zum Inhalt springen",
         "subscribe": "Jetzt abonnieren",
@@ -103,7 +160,7 @@ UI: dict[str, dict[str, object]] = {
         "ad_inline_offer": "Sparkasse Norderhaven: Jetzt Tagesgeld mit 3 Prozent Zinsen für Neukunden sichern.",
         "ad_inline": "Weiterlesen nach der Anzeige",
         "ad_mpu": "Hafenblick-Wohnungen: Zwei- und Dreizimmerwohnungen mit Balkon, bezugsfertig ab Frühjahr. "
-                  "Jetzt Besichtigungstermin vereinbaren.",
+        "Jetzt Besichtigungstermin vereinbaren.",
         "share": "Artikel teilen",
         "share_targets": ("Facebook", "X", "LinkedIn", "E-Mail", "Link kopieren"),
         "by": "Von {author}",
@@ -112,13 +169,13 @@ UI: dict[str, dict[str, object]] = {
         "photo": "Foto: Redaktion",
         "newsletter_title": "Der Ledger am Morgen",
         "newsletter_text": "Die wichtigsten Nachrichten des Tages, jeden Morgen um sieben Uhr in Ihrem "
-                           "Postfach. Kostenlos und jederzeit kündbar.",
+        "Postfach. Kostenlos und jederzeit kündbar.",
         "newsletter_button": "Anmelden",
         "email_placeholder": "Ihre E-Mail-Adresse",
         "related": "Mehr zum Thema",
         "comments": "Kommentare",
         "comment_policy": "Kommentare werden vor der Veröffentlichung geprüft. Bitte bleiben Sie sachlich "
-                          "und beachten Sie unsere Netiquette.",
+        "und beachten Sie unsere Netiquette.",
         "ago": "vor {hours} Stunden",
         "reply": "Antworten",
         "report": "Melden",
@@ -132,21 +189,35 @@ UI: dict[str, dict[str, object]] = {
         ),
         "partner_by": "Gesponsert von Outbrook",
         "cookie": "Wir verwenden Cookies und ähnliche Technologien, um diese Website zu betreiben, ihre "
-                  "Nutzung zu analysieren und Ihnen passende Werbung zu zeigen. Sie können alle Cookies "
-                  "akzeptieren, optionale ablehnen oder Ihre Auswahl jederzeit in den Cookie-Einstellungen ändern.",
+        "Nutzung zu analysieren und Ihnen passende Werbung zu zeigen. Sie können alle Cookies "
+        "akzeptieren, optionale ablehnen oder Ihre Auswahl jederzeit in den Cookie-Einstellungen ändern.",
         "accept": "Alle akzeptieren",
         "reject": "Optionale ablehnen",
         "manage": "Einstellungen",
-        "company": ("Über uns", "Kontakt", "Karriere", "Werben", "Nutzungsbedingungen", "Datenschutz",
-                    "Cookie-Einstellungen"),
+        "company": (
+            "Über uns",
+            "Kontakt",
+            "Karriere",
+            "Werben",
+            "Nutzungsbedingungen",
+            "Datenschutz",
+            "Cookie-Einstellungen",
+        ),
         "legal": "© 2025 Northbridge Ledger Media Ltd. Alle Rechte vorbehalten. Vervielfältigung nur mit "
-                 "schriftlicher Genehmigung der Redaktion.",
+        "schriftlicher Genehmigung der Redaktion.",
         "sep": "›",
         "dot": "·",
     },
     "es": {
-        "sections": {"home": "Portada", "world": "Mundo", "business": "Economía", "science": "Ciencia",
-                     "culture": "Cultura", "sport": "Deportes", "international": "Internacional"},
+        "sections": {
+            "home": "Portada",
+            "world": "Mundo",
+            "business": "Economía",
+            "science": "Ciencia",
+            "culture": "Cultura",
+            "sport": "Deportes",
+            "international": "Internacional",
+        },
         "tagline": "Edición internacional",
         "skip": "Saltar al contenido",
         "subscribe": "Suscríbete",
@@ -166,13 +237,13 @@ UI: dict[str, dict[str, object]] = {
         "photo": "Foto: redacción",
         "newsletter_title": "El boletín de la mañana",
         "newsletter_text": "Recibe cada mañana las noticias más importantes en tu correo. Es gratis y "
-                           "puedes darte de baja cuando quieras.",
+        "puedes darte de baja cuando quieras.",
         "newsletter_button": "Suscribirme",
         "email_placeholder": "Tu correo electrónico",
         "related": "Noticias relacionadas",
         "comments": "Comentarios",
         "comment_policy": "Los comentarios se moderan antes de publicarse. Por favor, respeta a los demás "
-                          "lectores y las normas de participación.",
+        "lectores y las normas de participación.",
         "ago": "hace {hours} horas",
         "reply": "Responder",
         "report": "Denunciar",
@@ -186,21 +257,35 @@ UI: dict[str, dict[str, object]] = {
         ),
         "partner_by": "Patrocinado por Outbrook",
         "cookie": "Utilizamos cookies propias y de terceros para que el sitio funcione, analizar su uso y "
-                  "mostrarte publicidad relevante. Puedes aceptarlas todas, rechazar las opcionales o "
-                  "cambiar tu elección en cualquier momento en la configuración de cookies.",
+        "mostrarte publicidad relevante. Puedes aceptarlas todas, rechazar las opcionales o "
+        "cambiar tu elección en cualquier momento en la configuración de cookies.",
         "accept": "Aceptar todas",
         "reject": "Rechazar opcionales",
         "manage": "Configurar",
-        "company": ("Quiénes somos", "Contacto", "Trabaja con nosotros", "Publicidad", "Aviso legal",
-                    "Privacidad", "Configuración de cookies"),
+        "company": (
+            "Quiénes somos",
+            "Contacto",
+            "Trabaja con nosotros",
+            "Publicidad",
+            "Aviso legal",
+            "Privacidad",
+            "Configuración de cookies",
+        ),
         "legal": "© 2025 Northbridge Ledger Media Ltd. Todos los derechos reservados. Queda prohibida la "
-                 "reproducción total o parcial sin autorización escrita.",
+        "reproducción total o parcial sin autorización escrita.",
         "sep": "›",
         "dot": "·",
     },
     "zh": {
-        "sections": {"home": "首页", "world": "国际", "business": "财经", "science": "科学",
-                     "culture": "文化", "sport": "体育", "international": "多语种"},
+        "sections": {
+            "home": "首页",
+            "world": "国际",
+            "business": "财经",
+            "science": "科学",
+            "culture": "文化",
+            "sport": "体育",
+            "international": "多语种",
+        },
         "tagline": "国际版",
         "skip": "跳到正文",
         "subscribe": "订阅",
@@ -234,7 +319,7 @@ UI: dict[str, dict[str, object]] = {
         "partner_links": ("退休夫妇把花园小屋变成了网红店", "医生推荐的简单晨间习惯", "今年冬天最受欢迎的海边酒店"),
         "partner_by": "推广：Outbrook",
         "cookie": "本网站使用Cookie及类似技术来保障网站正常运行、分析访问情况并向您展示相关广告。"
-                  "您可以接受全部Cookie、拒绝非必要Cookie，或随时在Cookie设置中更改您的选择。",
+        "您可以接受全部Cookie、拒绝非必要Cookie，或随时在Cookie设置中更改您的选择。",
         "accept": "全部接受",
         "reject": "拒绝非必要Cookie",
         "manage": "管理设置",
@@ -244,8 +329,15 @@ UI: dict[str, dict[str, object]] = {
         "dot": "·",
     },
     "ja": {
-        "sections": {"home": "トップ", "world": "国際", "business": "経済", "science": "科学",
-                     "culture": "文化", "sport": "スポーツ", "international": "多言語版"},
+        "sections": {
+            "home": "トップ",
+            "world": "国際",
+            "business": "経済",
+            "science": "科学",
+            "culture": "文化",
+            "sport": "スポーツ",
+            "international": "多言語版",
+        },
         "tagline": "国際版",
         "skip": "本文へ移動",
         "subscribe": "購読のお申し込み",
@@ -276,14 +368,26 @@ UI: dict[str, dict[str, object]] = {
         "more_comments": "コメントをもっと見る",
         "most_read": "よく読まれている記事",
         "partner": "おすすめ情報",
-        "partner_links": ("定年後に物置を店に変えた夫婦の話", "医師も注目する簡単な朝の習慣", "この冬いちばん人気の海辺の宿"),
+        "partner_links": (
+            "定年後に物置を店に変えた夫婦の話",
+            "医師も注目する簡単な朝の習慣",
+            "この冬いちばん人気の海辺の宿",
+        ),
         "partner_by": "提供：Outbrook",
         "cookie": "当サイトでは、サイトの運営、利用状況の分析、広告の表示のためにクッキーを使用しています。"
-                  "すべてのクッキーを許可するか、必要なもの以外を拒否するか、クッキー設定からいつでも選択を変更できます。",
+        "すべてのクッキーを許可するか、必要なもの以外を拒否するか、クッキー設定からいつでも選択を変更できます。",
         "accept": "すべて許可",
         "reject": "必要なもの以外を拒否",
         "manage": "設定を変更",
-        "company": ("会社概要", "お問い合わせ", "採用情報", "広告掲載", "利用規約", "個人情報の取り扱い", "クッキー設定"),
+        "company": (
+            "会社概要",
+            "お問い合わせ",
+            "採用情報",
+            "広告掲載",
+            "利用規約",
+            "個人情報の取り扱い",
+            "クッキー設定",
+        ),
         "legal": "Copyright 2025 Northbridge Ledger Media Ltd. 無断転載を禁じます。",
         "sep": "＞",
         "dot": "・",
@@ -292,21 +396,21 @@ UI: dict[str, dict[str, object]] = {
 
 AUTHOR_BIOS = {
     "Mara Ellison": "Mara Ellison is the Ledger's science and environment correspondent. She has reported on "
-                    "rivers, wildlife and public health in the Calder valley for more than a decade.",
+    "rivers, wildlife and public health in the Calder valley for more than a decade.",
     "Owen Castell": "Owen Castell covers business, transport and the local economy. Before joining the Ledger "
-                    "he spent eight years as a reporter at a financial news agency.",
+    "he spent eight years as a reporter at a financial news agency.",
     "Lena Moravec": "Lena Moravec is the Ledger's world affairs editor. She writes about climate, water and "
-                    "the politics of borders, and is the author of a book about the Kessa river.",
+    "the politics of borders, and is the author of a book about the Kessa river.",
     "Tomas Greer": "Tomas Greer is the Ledger's arts critic and also writes a weekly column about food and "
-                   "markets in the valley.",
+    "markets in the valley.",
     "Sam Adeyemi": "Sam Adeyemi reports on grassroots and club sport across the estuary. He coaches an "
-                   "under-12 football team on Sunday mornings.",
+    "under-12 football team on Sunday mornings.",
     "Ravi Sandhu": "Ravi Sandhu writes explainers about transport, technology and the systems that keep the "
-                   "city running. Send him your questions for a future column.",
+    "city running. Send him your questions for a future column.",
     "Katrin Albers": "Katrin Albers berichtet für die internationale Ausgabe des Ledger über Verkehr und "
-                     "Stadtentwicklung in Norddeutschland.",
+    "Stadtentwicklung in Norddeutschland.",
     "Lucía Ferrer": "Lucía Ferrer es corresponsal del Ledger en la costa atlántica y escribe sobre pesca, "
-                    "puertos y economía local.",
+    "puertos y economía local.",
     "林晓雯": "林晓雯是本报国际版记者，长期关注城市规划与社区治理。",
     "佐藤美咲": "佐藤美咲は本紙国際版の記者。地方の暮らしと教育をテーマに取材を続けている。",
 }

@@ -18,8 +18,16 @@ from .reader import Damage, read_records
 from .records import INSTALL_HINT, Record, WarcUnavailable, parse_errors
 from .streams import GZIP_MAGIC
 
-__all__ = ["ARCHIVE_SUFFIXES", "GZIP_MAGIC", "HTML_TYPES", "INSTALL_HINT", "ArchiveEntry", "WarcUnavailable",
-           "iter_archive", "looks_like_archive"]
+__all__ = [
+    "ARCHIVE_SUFFIXES",
+    "GZIP_MAGIC",
+    "HTML_TYPES",
+    "INSTALL_HINT",
+    "ArchiveEntry",
+    "WarcUnavailable",
+    "iter_archive",
+    "looks_like_archive",
+]
 
 #: media types handed to the extractor (a response without Content-Type is sniffed by ``extract``)
 HTML_TYPES = frozenset(("text/html", "application/xhtml+xml", "application/xml+xhtml"))
@@ -159,7 +167,7 @@ def _dechunk(data: bytes) -> bytes:
         if size == 0:
             return b"".join(parts)
         start = line_end + 2
-        parts.append(data[start:start + size])
+        parts.append(data[start : start + size])
         at = start + size + 2
         if at > len(data):
             return b"".join(parts)

@@ -17,14 +17,24 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, Generic, TypeVar
 
-from .records import (ARC_FIELDS, RECORD_LINE, WARC_LINE, Record, check_record_end, plausible_warc_header,
-                           read_header, record_loader)
+from .records import (
+    ARC_FIELDS,
+    RECORD_LINE,
+    WARC_LINE,
+    Record,
+    check_record_end,
+    plausible_warc_header,
+    read_header,
+    record_loader,
+)
 from .streams import CHUNK, GZIP_MAGIC, GZIP_MEMBER, Damaged, GzipMember, PlainStretch, Replay, Stretch
 
 # where a record may start after damage, even right after garbage: a gzip member, a WARC version
 # line, or an ARC line whose URL has a scheme such archives hold (any other cannot be told from garbage)
-_RESYNC_POINT = re.compile(rb"(?P<gzip>%s)|(?P<plain>%s|(?i:https?|ftp|dns|filedesc|whois)%s)"
-                           % (re.escape(GZIP_MEMBER), WARC_LINE, ARC_FIELDS))
+_RESYNC_POINT = re.compile(
+    rb"(?P<gzip>%s)|(?P<plain>%s|(?i:https?|ftp|dns|filedesc|whois)%s)"
+    % (re.escape(GZIP_MEMBER), WARC_LINE, ARC_FIELDS)
+)
 _SCAN_WINDOW = 1 << 20
 _SCAN_OVERLAP = 4096  # a candidate header line cut by a window's end is found in the next window
 #: kinds of damage inside a gzip member whose own data may be sound
@@ -80,8 +90,12 @@ class _Reader(Generic[T]):
             if place is None and len(head) < CHUNK and b"\n" not in head:
                 yield Damage(start, "truncated_record", "the file ends inside its first record", None)
                 return
-            yield Damage(start, "corrupt_gzip" if place and place.gzipped else "bad_header",
-                         "no record header or gzip member at the start of the file", place.offset if place else None)
+            yield Damage(
+                start,
+                "corrupt_gzip" if place and place.gzipped else "bad_header",
+                "no record header or gzip member at the start of the file",
+                place.offset if place else None,
+            )
         while place is not None:
             place = yield from (self._gzip_members(place.offset) if place.gzipped else self._plain(place.offset))
 
@@ -118,8 +132,9 @@ class _Reader(Generic[T]):
             return (yield from self._report(self._record_start, damage, gzipped=False, search_from=self._search_from))
         return None
 
-    def _report(self, offset: int, damage: Damaged, *, gzipped: bool,
-                search_from: int) -> Generator[Damage, None, _Place | None]:
+    def _report(
+        self, offset: int, damage: Damaged, *, gzipped: bool, search_from: int
+    ) -> Generator[Damage, None, _Place | None]:
         place = self._next_place(search_from, tried=offset)
         kind = damage.kind
         if place is not None and place.gzipped != gzipped:  # what looked like one kind of archive is the other

@@ -28,8 +28,17 @@ _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 _LINE_END = re.compile(rb"\r?\n")
 _FIELD = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+:")
 #: WARC fields a record holds at most once; twice means headers of two records run together
-_SINGLE_FIELDS = frozenset(("warc-type", "warc-record-id", "warc-date", "warc-target-uri", "content-length",
-                            "warc-block-digest", "warc-payload-digest"))
+_SINGLE_FIELDS = frozenset(
+    (
+        "warc-type",
+        "warc-record-id",
+        "warc-date",
+        "warc-target-uri",
+        "content-length",
+        "warc-block-digest",
+        "warc-payload-digest",
+    )
+)
 
 
 class WarcUnavailable(RuntimeError):
@@ -100,8 +109,12 @@ class Block:
         return True
 
 
-_DIGEST_ENCODINGS = (functools.partial(base64.b32decode, casefold=True), bytes.fromhex,
-                     functools.partial(base64.b64decode, validate=True), base64.urlsafe_b64decode)
+_DIGEST_ENCODINGS = (
+    functools.partial(base64.b32decode, casefold=True),
+    bytes.fromhex,
+    functools.partial(base64.b64decode, validate=True),
+    base64.urlsafe_b64decode,
+)
 
 
 class _Digest:
@@ -166,8 +179,11 @@ def read_header(stretch: Stretch, loader: Any, offset: int) -> Record:
         raise _header_damage(stretch, f"record header without a valid Content-Length ({length[:40]!r})")
     if not parsed.rec_type:
         raise _header_damage(stretch, "record header without WARC-Type")
-    repeated = [name for name, count in Counter(name.lower() for name, _ in headers.headers).items()
-                if count > 1 and name in _SINGLE_FIELDS]
+    repeated = [
+        name
+        for name, count in Counter(name.lower() for name, _ in headers.headers).items()
+        if count > 1 and name in _SINGLE_FIELDS
+    ]
     if repeated:
         raise _header_damage(stretch, f"record header with {repeated[0]} twice")
     try:

@@ -27,7 +27,7 @@ class Damaged(Exception):
 
     def __init__(self, kind: str, detail: str = ""):
         detail = " ".join(detail.split())  # one line, however odd the damaged bytes quoted in it
-        detail = detail if len(detail) <= _DETAIL_LENGTH else detail[:_DETAIL_LENGTH - 3] + "..."
+        detail = detail if len(detail) <= _DETAIL_LENGTH else detail[: _DETAIL_LENGTH - 3] + "..."
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind
         self.detail = detail
@@ -56,7 +56,7 @@ class Replay:
         parts = []
         offset = self.position - self._kept_at
         if offset < len(self._kept):
-            part = bytes(self._kept[offset:offset + size])
+            part = bytes(self._kept[offset : offset + size])
             parts.append(part)
             size -= len(part)
             self.position += len(part)
@@ -116,13 +116,13 @@ class Stretch:
             if not chunk:
                 self._ended = True
                 break
-            self._buffer = self._buffer[self._at:] + chunk
+            self._buffer = self._buffer[self._at :] + chunk
             self._at = 0
         return len(self._buffer) - self._at
 
     def peek(self, size: int) -> bytes:
         self._fill(size)
-        return self._buffer[self._at:self._at + size]
+        return self._buffer[self._at : self._at + size]
 
     def read(self, size: int) -> bytes:
         data = self.peek(size)
@@ -145,7 +145,7 @@ class Stretch:
     def skip_newlines(self) -> None:
         """Step over the blank lines that separate records."""
         while self._fill(1):
-            rest = self._buffer[self._at:].lstrip(_NEWLINES)
+            rest = self._buffer[self._at :].lstrip(_NEWLINES)
             skipped = len(self._buffer) - self._at - len(rest)
             self._at += skipped
             self.consumed += skipped

@@ -11,8 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from .. import extractors
+from .. import __version__, extractors
 from ..config import DEFAULT_OUTPUT_FORMAT, DEFAULT_THRESHOLD, OUTPUT_FORMATS
 from .inputs import DEFAULT_GLOBS
 from .options import UsageError
@@ -76,10 +75,19 @@ def _encoding(text: str) -> str:
 
 
 def _add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--threshold", type=_probability, metavar="T",
-                        help=f"article probability at or above which a page is an article (default {DEFAULT_THRESHOLD})")
-    parser.add_argument("--option", action="append", default=[], metavar="[EXTRACTOR.]KEY=VALUE",
-                        help="an extractor option (repeatable); see 'scrapy-bodytext extractors'")
+    parser.add_argument(
+        "--threshold",
+        type=_probability,
+        metavar="T",
+        help=f"article probability at or above which a page is an article (default {DEFAULT_THRESHOLD})",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="[EXTRACTOR.]KEY=VALUE",
+        help="an extractor option (repeatable); see 'scrapy-bodytext extractors'",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,69 +100,120 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     extract = commands.add_parser(
-        "extract", help="print the main text of HTML files, folders of them, stdin or WARC/ARC archives",
+        "extract",
+        help="print the main text of HTML files, folders of them, stdin or WARC/ARC archives",
         description=(
             "Print the main text of each input; in plain-text mode a verdict line per page goes to\n"
             "stderr (article or not, P(article), reason). Web archives (.warc, .warc.gz, .arc, .arc.gz,\n"
             "or recognised by their first bytes) are streamed: every HTML response becomes one JSON\n"
             "line, and a summary goes to stderr."
         ),
-        epilog=EXTRACT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXTRACT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    extract.add_argument("inputs", nargs="*", metavar="PATH",
-                         help="HTML file (gzipped or not), web archive, folder (searched recursively for the "
-                              "names --glob matches), or - for stdin")
-    extract.add_argument("-i", "--input-file", metavar="LIST",
-                         help="also read the paths listed in LIST, one per line (- for stdin)")
-    extract.add_argument("--glob", action="append", metavar="PATTERN",
-                         help="file names taken from folders (repeatable, case-insensitive; a pattern with a / "
-                              f"matches the path below the folder; default {' '.join(DEFAULT_GLOBS)})")
-    extract.add_argument("--json", action="store_true",
-                         help="one JSON object per input (path, url, text, article_probability, is_article, "
-                              "extractor, reason, ...)")
-    extract.add_argument("--extractor", default=extractors.DEFAULT_EXTRACTOR, metavar="NAME",
-                         help=f"method: {', '.join(extractors.names())} (default {extractors.DEFAULT_EXTRACTOR})")
+    extract.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="PATH",
+        help="HTML file (gzipped or not), web archive, folder (searched recursively for the "
+        "names --glob matches), or - for stdin",
+    )
+    extract.add_argument(
+        "-i", "--input-file", metavar="LIST", help="also read the paths listed in LIST, one per line (- for stdin)"
+    )
+    extract.add_argument(
+        "--glob",
+        action="append",
+        metavar="PATTERN",
+        help="file names taken from folders (repeatable, case-insensitive; a pattern with a / "
+        f"matches the path below the folder; default {' '.join(DEFAULT_GLOBS)})",
+    )
+    extract.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per input (path, url, text, article_probability, is_article, extractor, reason, ...)",
+    )
+    extract.add_argument(
+        "--extractor",
+        default=extractors.DEFAULT_EXTRACTOR,
+        metavar="NAME",
+        help=f"method: {', '.join(extractors.names())} (default {extractors.DEFAULT_EXTRACTOR})",
+    )
     _add_config_arguments(extract)
-    extract.add_argument("--format", dest="output_format", choices=OUTPUT_FORMATS, default=DEFAULT_OUTPUT_FORMAT,
-                         help="how the main text is written: plain text, Markdown or the cleaned HTML of the "
-                              f"main content (default {DEFAULT_OUTPUT_FORMAT})")
-    extract.add_argument("--links", action="store_true",
-                         help="with --format markdown or html, also write the links (URLs made absolute "
-                              "against --url when given)")
-    extract.add_argument("--comments", action="store_true",
-                         help="also write the reader comments the method tells apart (the default method does): "
-                              "after a '--- comments ---' line, or as \"comments\" with --json")
+    extract.add_argument(
+        "--format",
+        dest="output_format",
+        choices=OUTPUT_FORMATS,
+        default=DEFAULT_OUTPUT_FORMAT,
+        help="how the main text is written: plain text, Markdown or the cleaned HTML of the "
+        f"main content (default {DEFAULT_OUTPUT_FORMAT})",
+    )
+    extract.add_argument(
+        "--links",
+        action="store_true",
+        help="with --format markdown or html, also write the links (URLs made absolute against --url when given)",
+    )
+    extract.add_argument(
+        "--comments",
+        action="store_true",
+        help="also write the reader comments the method tells apart (the default method does): "
+        "after a '--- comments ---' line, or as \"comments\" with --json",
+    )
     extract.add_argument("--url", help="URL of the page(s), for methods that use it and for absolute links")
-    extract.add_argument("--encoding", type=_encoding, metavar="ENCODING",
-                         help="encoding of the input(s) when known, e.g. utf-8, windows-1252, shift_jis "
-                              "(otherwise detected)")
-    extract.add_argument("-j", "--jobs", type=_positive_integer, metavar="N",
-                         help="worker processes extracting pages at once (default: the usable CPUs, one per "
-                              "50 files at most); 1 extracts in this process; the output keeps the input order")
-    extract.add_argument("-q", "--quiet", action="store_true",
-                         help="in plain-text mode, no verdict line per page on stderr")
+    extract.add_argument(
+        "--encoding",
+        type=_encoding,
+        metavar="ENCODING",
+        help="encoding of the input(s) when known, e.g. utf-8, windows-1252, shift_jis (otherwise detected)",
+    )
+    extract.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive_integer,
+        metavar="N",
+        help="worker processes extracting pages at once (default: the usable CPUs, one per "
+        "50 files at most); 1 extracts in this process; the output keeps the input order",
+    )
+    extract.add_argument(
+        "-q", "--quiet", action="store_true", help="in plain-text mode, no verdict line per page on stderr"
+    )
     extract.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
     evaluate = commands.add_parser(
-        "evaluate", help="score extractors on a labelled corpus",
+        "evaluate",
+        help="score extractors on a labelled corpus",
         description="Run each extractor over a labelled corpus (index.jsonl + pages, see docs/corpus-format.md) in a "
-                    "fresh process and report text quality on article pages (token F1, 4-gram shingle "
-                    "P/R/F1), article judgement (accuracy, articles dropped, non-articles kept, ROC AUC, "
-                    "Brier score), pages/s and peak memory, per extractor and per source.",
+        "fresh process and report text quality on article pages (token F1, 4-gram shingle "
+        "P/R/F1), article judgement (accuracy, articles dropped, non-articles kept, ROC AUC, "
+        "Brier score), pages/s and peak memory, per extractor and per source.",
     )
     evaluate.add_argument("corpus", metavar="DIR", help="corpus folder holding index.jsonl")
-    evaluate.add_argument("--extractor", action="append", metavar="NAME",
-                          help="extractor to evaluate (repeatable; default: every registered one)")
+    evaluate.add_argument(
+        "--extractor",
+        action="append",
+        metavar="NAME",
+        help="extractor to evaluate (repeatable; default: every registered one)",
+    )
     evaluate.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    evaluate.add_argument("--metadata", action="store_true",
-                          help="score page metadata instead (title, authors, dates, ...) on the pages with "
-                               "metadata labels, beside trafilatura and htmldate when installed")
+    evaluate.add_argument(
+        "--metadata",
+        action="store_true",
+        help="score page metadata instead (title, authors, dates, ...) on the pages with "
+        "metadata labels, beside trafilatura and htmldate when installed",
+    )
     _add_config_arguments(evaluate)
-    evaluate.add_argument("--time-limit", type=_seconds, metavar="S",
-                          help="time budget per page in seconds; pages over it are reported (default 5)")
+    evaluate.add_argument(
+        "--time-limit",
+        type=_seconds,
+        metavar="S",
+        help="time budget per page in seconds; pages over it are reported (default 5)",
+    )
 
-    commands.add_parser("extractors", help="list the extractors and their options",
-                        description="List every registered extractor with its options and defaults.")
+    commands.add_parser(
+        "extractors",
+        help="list the extractors and their options",
+        description="List every registered extractor with its options and defaults.",
+    )
     return parser
 
 

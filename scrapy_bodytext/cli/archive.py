@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
 from ..api import extract_with_config
+from ..archives.entries import ArchiveEntry, WarcUnavailable, iter_archive
 from ..config import ExtractConfig
 from ..result import SKIP_REASONS, ExtractionResult, Reason
-from ..archives.entries import ArchiveEntry, WarcUnavailable, iter_archive
 from . import FAILED, OK
 from .progress import Progress, progress_display
 
@@ -67,8 +67,9 @@ class ArchiveSummary:
         ]
 
 
-def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: TextIO,
-                    extract_many: ExtractMany | None = None) -> int:
+def extract_archive(
+    stream: BinaryIO, name: str, config: ExtractConfig, out: TextIO, extract_many: ExtractMany | None = None
+) -> int:
     """Stream the archive ``stream`` into JSON lines on ``out``; damage and the summary go to stderr.
 
     ``extract_many`` runs the extractor over the HTML pages, in order (default: one after the other
@@ -79,13 +80,19 @@ def extract_archive(stream: BinaryIO, name: str, config: ExtractConfig, out: Tex
     size = _size(stream)
     try:
         with progress_display(name) as progress:
-            for entry, result in _with_results(iter_archive(stream, max_body_size=config.max_body_size),
-                                               extract_many or _one_by_one(config)):
+            for entry, result in _with_results(
+                iter_archive(stream, max_body_size=config.max_body_size), extract_many or _one_by_one(config)
+            ):
                 summary.records += 1
                 if result is not None:
                     summary.add_result(result)
-                    row = {"url": entry.url, "warc_date": entry.date, "offset": entry.offset,
-                           "status": entry.status, **result.as_dict()}
+                    row = {
+                        "url": entry.url,
+                        "warc_date": entry.date,
+                        "offset": entry.offset,
+                        "status": entry.status,
+                        **result.as_dict(),
+                    }
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 elif entry.kind == "skipped":
                     summary.skipped[entry.reason] += 1
@@ -115,8 +122,10 @@ def _one_by_one(config: ExtractConfig) -> ExtractMany:
     return extract_many
 
 
-def _with_results(entries: Iterator[ArchiveEntry], extract_many: ExtractMany,
-                  ) -> Iterator[tuple[ArchiveEntry, ExtractionResult | None]]:
+def _with_results(
+    entries: Iterator[ArchiveEntry],
+    extract_many: ExtractMany,
+) -> Iterator[tuple[ArchiveEntry, ExtractionResult | None]]:
     """Every entry in archive order, HTML ones with their extraction result (others with None)."""
     pending: deque[ArchiveEntry] = deque()
 
@@ -137,11 +146,16 @@ def _report_damage(name: str, entry: ArchiveEntry, progress: Progress | None) ->
     """One line per damaged stretch: where, what, and where reading resumed."""
     if progress is not None:
         progress.clear()
-    resumed = (f"reading resumed at offset {entry.resumed_at}" if entry.resumed_at is not None
-               else "no readable record after it")
+    resumed = (
+        f"reading resumed at offset {entry.resumed_at}"
+        if entry.resumed_at is not None
+        else "no readable record after it"
+    )
     detail = f": {entry.detail}" if entry.detail else ""
-    print(f"scrapy-bodytext extract: {name}: damaged record at offset {entry.offset} ({entry.reason}{detail}); "
-          f"{resumed}", file=sys.stderr)
+    print(
+        f"scrapy-bodytext extract: {name}: damaged record at offset {entry.offset} ({entry.reason}{detail}); {resumed}",
+        file=sys.stderr,
+    )
 
 
 def _size(stream: BinaryIO) -> int | None:

@@ -11,7 +11,13 @@ from pathlib import Path
 from .. import extractors
 from ..evaluation.corpus import CorpusError, iter_corpus
 from ..evaluation.report import (
-    available_extractors, count_pages, format_evaluation, machine_description, our_method, run_isolated, summarize,
+    available_extractors,
+    count_pages,
+    format_evaluation,
+    machine_description,
+    our_method,
+    run_isolated,
+    summarize,
 )
 from . import FAILED, OK
 from .options import UsageError, build_config, parse_options
@@ -67,21 +73,28 @@ def run_evaluate(args: argparse.Namespace) -> int:
         figures[name] = summarize(run, time_limit=configs[name].time_budget)
     first = next(iter(configs.values()), None)
     if args.json:
-        print(json.dumps({
-            "corpus": str(folder),
-            "pages": count_pages(folder),
-            "threshold": first.threshold if first else args.threshold,
-            "time_limit": first.time_budget if first else args.time_limit,
-            "machine": machine_description(),
-            "extractors": figures,
-            "missing": missing,
-        }, indent=1))
+        print(
+            json.dumps(
+                {
+                    "corpus": str(folder),
+                    "pages": count_pages(folder),
+                    "threshold": first.threshold if first else args.threshold,
+                    "time_limit": first.time_budget if first else args.time_limit,
+                    "machine": machine_description(),
+                    "extractors": figures,
+                    "missing": missing,
+                },
+                indent=1,
+            )
+        )
     else:
         any_figures = next(iter(figures.values()), None)
         if any_figures:
-            print(f"Corpus {folder}: {any_figures['pages']} pages ({any_figures['articles']} articles, "
-                  f"{any_figures['non_articles']} non-articles); threshold {first.threshold}; "
-                  f"{machine_description()['summary']}")
+            print(
+                f"Corpus {folder}: {any_figures['pages']} pages ({any_figures['articles']} articles, "
+                f"{any_figures['non_articles']} non-articles); threshold {first.threshold}; "
+                f"{machine_description()['summary']}"
+            )
             print()
             print(format_evaluation(figures))
         if missing:
@@ -93,7 +106,12 @@ def run_metadata_evaluation(args: argparse.Namespace, folder: Path) -> int:
     """``evaluate --metadata``: our metadata (through ``extract()``, the first ``--extractor`` or the
     default) and the peers', on the pages that carry metadata labels."""
     from ..evaluation.metadata import (
-        MetadataMethod, format_metadata_evaluation, labelled, our_metadata_runner, peer_methods, run_metadata,
+        MetadataMethod,
+        format_metadata_evaluation,
+        labelled,
+        our_metadata_runner,
+        peer_methods,
+        run_metadata,
         summarize_metadata,
     )
 
@@ -101,8 +119,9 @@ def run_metadata_evaluation(args: argparse.Namespace, folder: Path) -> int:
     if len(args.extractor or ()) > 1:
         raise UsageError("--metadata takes at most one --extractor")
     selected_extractors([name])
-    config = build_config(name, threshold=args.threshold, time_limit=args.time_limit,
-                          options=parse_options(args.option, [name]))
+    config = build_config(
+        name, threshold=args.threshold, time_limit=args.time_limit, options=parse_options(args.option, [name])
+    )
     try:
         pages = labelled(iter_corpus(folder))
     except CorpusError as exc:
@@ -116,11 +135,24 @@ def run_metadata_evaluation(args: argparse.Namespace, folder: Path) -> int:
             figures[method.name] = summarize_metadata(run_metadata(method, pages, progress, len(pages)))
     articles = sum(1 for page in pages if page.is_article)
     if args.json:
-        print(json.dumps({"corpus": str(folder), "labelled_pages": len(pages), "labelled_articles": articles,
-                          "machine": machine_description(), "methods": figures, "missing": missing}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "corpus": str(folder),
+                    "labelled_pages": len(pages),
+                    "labelled_articles": articles,
+                    "machine": machine_description(),
+                    "methods": figures,
+                    "missing": missing,
+                },
+                indent=1,
+            )
+        )
     else:
-        print(f"Corpus {folder}: {len(pages)} pages with metadata labels ({articles} articles); "
-              f"{machine_description()['summary']}")
+        print(
+            f"Corpus {folder}: {len(pages)} pages with metadata labels ({articles} articles); "
+            f"{machine_description()['summary']}"
+        )
         print()
         print(format_metadata_evaluation(figures))
         if missing:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO, TextIO
 
 from ..api import extract_with_config
+from ..archives.entries import GZIP_MAGIC, looks_like_archive
 from ..config import ExtractConfig
 from ..result import ExtractionResult, Reason, empty_result
-from ..archives.entries import GZIP_MAGIC, looks_like_archive
 from . import FAILED, OK
 from .inputs import DEFAULT_GLOBS, STDIN, Source, gather
 from .options import build_config, parse_options
@@ -164,8 +164,11 @@ class ExtractRun:
             return future.result()
         except WorkerLost as exc:
             detail = f"extraction worker {exc}"
-            return FileOutcome(result=empty_result(self.config.extractor, Reason(exc.reason), detail,
-                                                   output_format=self.config.output_format))
+            return FileOutcome(
+                result=empty_result(
+                    self.config.extractor, Reason(exc.reason), detail, output_format=self.config.output_format
+                )
+            )
         except Exception as exc:  # noqa: BLE001 - reported for this input, the run goes on
             return FileOutcome(problem=f"{type(exc).__name__}: {exc}")
 
@@ -245,8 +248,12 @@ COMMENTS_MARK = "--- comments ---"
 
 def run_extract(args: argparse.Namespace) -> int:
     config = build_config(
-        args.extractor, threshold=args.threshold, time_limit=None,
-        options=parse_options(args.option, [args.extractor]), output_format=args.output_format, links=args.links,
+        args.extractor,
+        threshold=args.threshold,
+        time_limit=None,
+        options=parse_options(args.option, [args.extractor]),
+        output_format=args.output_format,
+        links=args.links,
         comments=args.comments,
     )
     sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)

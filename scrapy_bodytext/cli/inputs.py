@@ -16,7 +16,14 @@ from .options import UsageError
 STDIN = "-"
 #: file names taken from a folder when no --glob is given: HTML pages, gzipped or not
 DEFAULT_GLOBS = (
-    "*.html", "*.htm", "*.xhtml", "*.shtml", "*.html.gz", "*.htm.gz", "*.xhtml.gz", "*.shtml.gz",
+    "*.html",
+    "*.htm",
+    "*.xhtml",
+    "*.shtml",
+    "*.html.gz",
+    "*.htm.gz",
+    "*.xhtml.gz",
+    "*.shtml.gz",
 )
 
 

@@ -72,8 +72,13 @@ def parse_options(items: Sequence[str], extractor_names: Sequence[str]) -> dict[
 
 
 def build_config(
-    extractor: str, *, threshold: float | None, time_limit: float | None,
-    options: dict[str, dict[str, object]], output_format: str | None = None, links: bool = False,
+    extractor: str,
+    *,
+    threshold: float | None,
+    time_limit: float | None,
+    options: dict[str, dict[str, object]],
+    output_format: str | None = None,
+    links: bool = False,
     comments: bool = False,
 ) -> ExtractConfig:
     """A validated configuration; every invalid value becomes a ``UsageError`` with the reason."""

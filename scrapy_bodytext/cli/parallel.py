@@ -28,7 +28,9 @@ def worker_count(requested: int | None, inputs: int) -> int:
 
 
 def in_order(
-    items: Iterable[T], start: Callable[[T], Future | None], workers: int,
+    items: Iterable[T],
+    start: Callable[[T], Future | None],
+    workers: int,
 ) -> Iterator[tuple[T, Future | None]]:
     """Each item with the work ``start`` began for it (``None``: nothing to run ahead), in the order
     of ``items``, starting at most ``AHEAD_PER_WORKER * workers`` items before they are handed out."""

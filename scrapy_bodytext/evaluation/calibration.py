@@ -41,8 +41,9 @@ class Measurement:
         return [s.is_article for s in self.scores]
 
 
-def measure(pages: Sequence[LabelledPage], extractor: str, options: Mapping[str, Any] | None = None,
-            name: str | None = None) -> Measurement:
+def measure(
+    pages: Sequence[LabelledPage], extractor: str, options: Mapping[str, Any] | None = None, name: str | None = None
+) -> Measurement:
     """Run ``extractor`` (with ``options``) on every page; the raw P is its ``debug["region_p"]``."""
     config = ExtractConfig(extractor=extractor, options={extractor: dict(options or {})})
     return Measurement(name or extractor, run_pages(pages, partial(_raw_p_runner, config)))

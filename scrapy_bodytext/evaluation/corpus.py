@@ -86,10 +86,16 @@ def iter_corpus(folder: str | Path) -> Iterator[LabelledPage]:
                 if path.suffix == ".gz":
                     data = gzip.decompress(data)
                 yield LabelledPage(
-                    id=str(row["id"]), source=str(row.get("source") or "unknown"), url=row.get("url"),
-                    is_article=bool(row["is_article"]), gold_text=row.get("gold_text") or "",
-                    lang=row.get("lang"), charset=row.get("charset"), body=data,
-                    note=str(row.get("note") or ""), meta=row.get("meta") if isinstance(row.get("meta"), dict) else None,
+                    id=str(row["id"]),
+                    source=str(row.get("source") or "unknown"),
+                    url=row.get("url"),
+                    is_article=bool(row["is_article"]),
+                    gold_text=row.get("gold_text") or "",
+                    lang=row.get("lang"),
+                    charset=row.get("charset"),
+                    body=data,
+                    note=str(row.get("note") or ""),
+                    meta=row.get("meta") if isinstance(row.get("meta"), dict) else None,
                 )
             except (TypeError, OSError) as exc:
                 raise CorpusError(f"{index}:{number}: {type(exc).__name__}: {exc}") from None

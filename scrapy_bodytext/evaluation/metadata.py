@@ -78,8 +78,10 @@ def same_day(label: str, guess: str | None) -> float:
 
 def same_language(label: str, guess: str | None) -> float:
     """The same primary language subtag (``en-US`` matches ``en``)."""
+
     def primary(tag: str) -> str:
         return tag.strip().replace("_", "-").split("-")[0].casefold()
+
     return float(bool(guess) and primary(guess) == primary(label))
 
 
@@ -120,10 +122,15 @@ def page_text(page: LabelledPage) -> str:
 
 def our_metadata_runner(config: ExtractConfig) -> MetadataRunner:
     """``extract()`` as a crawl calls it; the result's metadata values."""
+
     def run(page: LabelledPage) -> MetadataGuess:
         result = extract_with_config(page.body, config, url=page.url, encoding=page.charset)
-        return MetadataGuess(**{name: getattr(result, name) or None for name in GUESSED
-                                if name not in ("authors", "tags")}, authors=result.authors, tags=result.tags)
+        return MetadataGuess(
+            **{name: getattr(result, name) or None for name in GUESSED if name not in ("authors", "tags")},
+            authors=result.authors,
+            tags=result.tags,
+        )
+
     return run
 
 
@@ -136,10 +143,16 @@ def trafilatura_runner() -> MetadataRunner:
         if found is None:
             return MetadataGuess()
         return MetadataGuess(
-            title=found.title, authors=_split_names(found.author), published=found.date,
-            description=found.description, site_name=found.sitename, language=found.language,
-            canonical_url=found.url, tags=tuple(found.tags or ()),
+            title=found.title,
+            authors=_split_names(found.author),
+            published=found.date,
+            description=found.description,
+            site_name=found.sitename,
+            language=found.language,
+            canonical_url=found.url,
+            tags=tuple(found.tags or ()),
         )
+
     return run
 
 
@@ -148,8 +161,10 @@ def htmldate_runner() -> MetadataRunner:
     from htmldate import find_date
 
     def run(page: LabelledPage) -> MetadataGuess:
-        return MetadataGuess(published=find_date(page_text(page), url=page.url, original_date=True,
-                                                 extensive_search=True))
+        return MetadataGuess(
+            published=find_date(page_text(page), url=page.url, original_date=True, extensive_search=True)
+        )
+
     return run
 
 
@@ -171,8 +186,10 @@ def peer_methods() -> tuple[list[MetadataMethod], list[str]]:
     """(peers importable here, names of those that are not installed)."""
     import importlib.util
 
-    peers = [MetadataMethod("trafilatura", trafilatura_runner),
-             MetadataMethod("htmldate", htmldate_runner, frozenset({"published"}))]
+    peers = [
+        MetadataMethod("trafilatura", trafilatura_runner),
+        MetadataMethod("htmldate", htmldate_runner, frozenset({"published"})),
+    ]
     present = [p for p in peers if importlib.util.find_spec(p.name) is not None]
     return present, [p.name for p in peers if p not in present]
 
@@ -203,8 +220,12 @@ def score_guess(page: LabelledPage, guess: MetadataGuess, attempts: frozenset[st
     return scores
 
 
-def run_metadata(method: MetadataMethod, pages: Iterable[LabelledPage],
-                 progress: Callable[[int, int], None] | None = None, total: int = 0) -> list[PageMetadataScore]:
+def run_metadata(
+    method: MetadataMethod,
+    pages: Iterable[LabelledPage],
+    progress: Callable[[int, int], None] | None = None,
+    total: int = 0,
+) -> list[PageMetadataScore]:
     """Score ``method`` on every page that carries labels; an exception is a page with no values."""
     runner = method.build()
     scores = []
@@ -216,8 +237,11 @@ def run_metadata(method: MetadataMethod, pages: Iterable[LabelledPage],
         except Exception as exc:  # noqa: BLE001 - a crash is a figure, not the end of the run
             guess, error = MetadataGuess(), f"{type(exc).__name__}: {exc}"[:200]
         seconds = time.process_time() - started
-        scores.append(PageMetadataScore(page.id, page.source, page.is_article,
-                                        score_guess(page, guess, method.attempts), seconds, error))
+        scores.append(
+            PageMetadataScore(
+                page.id, page.source, page.is_article, score_guess(page, guess, method.attempts), seconds, error
+            )
+        )
         if progress is not None:
             progress(done, total)
     return scores
@@ -235,7 +259,8 @@ def aggregate(scores: Sequence[PageMetadataScore]) -> dict[str, dict[str, float 
             "score": statistics.fmean(s for s, _ in found[field.column]),
             "coverage": sum(1 for _, given in found[field.column] if given) / len(found[field.column]),
         }
-        for field in FIELDS if found[field.column]
+        for field in FIELDS
+        if found[field.column]
     }
 
 
@@ -252,8 +277,7 @@ def summarize_metadata(scores: Sequence[PageMetadataScore]) -> dict[str, Any]:
         "ms_per_page": 1000 * statistics.fmean(s.seconds for s in scores) if scores else None,
         "errors": sum(1 for s in scores if s.error),
         "by_source": {
-            source: {"pages": len(group), "articles": sum(1 for s in group if s.is_article),
-                     "fields": aggregate(group)}
+            source: {"pages": len(group), "articles": sum(1 for s in group if s.is_article), "fields": aggregate(group)}
             for source, group in sorted(by_source.items())
         },
     }
@@ -280,8 +304,10 @@ def metadata_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
     columns = _columns(figures, lambda f: f["fields"])
     counts = {c: max(f["fields"][c]["pages"] for f in figures.values() if c in f["fields"]) for c in columns}
     headers = ["method", *(f"{c} ({counts[c]})" for c in columns), "ms/page", "errors"]
-    rows = [[name, *(_cell(f["fields"].get(c)) for c in columns), fmt(f["ms_per_page"], 1), fmt(f["errors"])]
-            for name, f in figures.items()]
+    rows = [
+        [name, *(_cell(f["fields"].get(c)) for c in columns), fmt(f["ms_per_page"], 1), fmt(f["errors"])]
+        for name, f in figures.items()
+    ]
     return markdown_table(headers, rows)
 
 
@@ -311,18 +337,20 @@ def metadata_source_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
 
 def format_metadata_evaluation(figures: Mapping[str, Mapping[str, Any]]) -> str:
     """The report ``scrapy-bodytext evaluate --metadata`` prints."""
-    return "\n".join([
-        "Cells: score / coverage. Score: title, description, site name exact after whitespace and case "
-        "normalisation; authors set-F1 of the names; byline token-F1 of the names against a free byline; "
-        "published: same calendar day as each states it; language: same primary subtag; canonical URL: "
-        "equal up to a trailing slash; tags set-F1 against the labelled topics. A missing value scores 0; "
-        "coverage is the share of labelled pages with a value. '-': not labelled or not attempted.",
-        "",
-        "Labelled article pages:",
-        "",
-        metadata_table(figures),
-        "",
-        "Per source (all labelled pages):",
-        "",
-        metadata_source_table(figures),
-    ])
+    return "\n".join(
+        [
+            "Cells: score / coverage. Score: title, description, site name exact after whitespace and case "
+            "normalisation; authors set-F1 of the names; byline token-F1 of the names against a free byline; "
+            "published: same calendar day as each states it; language: same primary subtag; canonical URL: "
+            "equal up to a trailing slash; tags set-F1 against the labelled topics. A missing value scores 0; "
+            "coverage is the share of labelled pages with a value. '-': not labelled or not attempted.",
+            "",
+            "Labelled article pages:",
+            "",
+            metadata_table(figures),
+            "",
+            "Per source (all labelled pages):",
+            "",
+            metadata_source_table(figures),
+        ]
+    )

@@ -130,7 +130,7 @@ def roc_auc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
         while end + 1 < len(order) and scores[order[end + 1]] == scores[order[start]]:
             end += 1
         mean_rank = (start + end) / 2 + 1
-        rank_sum += mean_rank * sum(1 for i in order[start:end + 1] if labels[i])
+        rank_sum += mean_rank * sum(1 for i in order[start : end + 1] if labels[i])
         start = end + 1
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
@@ -155,9 +155,7 @@ class ReliabilityBin:
     article_share: float | None
 
 
-def reliability_table(
-    probabilities: Sequence[float], labels: Sequence[bool], bins: int = 10
-) -> list[ReliabilityBin]:
+def reliability_table(probabilities: Sequence[float], labels: Sequence[bool], bins: int = 10) -> list[ReliabilityBin]:
     """Observed share of articles per probability bin: a calibrated probability has
     ``article_share`` close to ``mean_probability`` in every bin."""
     if len(probabilities) != len(labels):
@@ -169,11 +167,13 @@ def reliability_table(
         members[min(bins - 1, max(0, int(p * bins)))].append((p, bool(y)))
     table = []
     for index, found in enumerate(members):
-        table.append(ReliabilityBin(
-            low=index / bins,
-            high=(index + 1) / bins,
-            pages=len(found),
-            mean_probability=fmean(p for p, _ in found) if found else None,
-            article_share=sum(y for _, y in found) / len(found) if found else None,
-        ))
+        table.append(
+            ReliabilityBin(
+                low=index / bins,
+                high=(index + 1) / bins,
+                pages=len(found),
+                mean_probability=fmean(p for p, _ in found) if found else None,
+                article_share=sum(y for _, y in found) / len(found) if found else None,
+            )
+        )
     return table

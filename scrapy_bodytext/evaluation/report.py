@@ -111,8 +111,9 @@ def score_page(page: LabelledPage, outcome: Outcome, seconds: float, wall_second
     if page.is_article:
         token = token_prf(text, page.gold_text)
         matched = shingle_match(text, page.gold_text)
-    return PageScore(page.id, page.source, page.is_article, probability, bool(judged), reason, seconds,
-                     wall_seconds, token, matched)
+    return PageScore(
+        page.id, page.source, page.is_article, probability, bool(judged), reason, seconds, wall_seconds, token, matched
+    )
 
 
 def run_pages(
@@ -143,16 +144,16 @@ def _max_rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
-def _run_in_this_process(name: str, factory: MethodFactory, folder: str,
-                         progress: ProgressCallback | None) -> Run:
+def _run_in_this_process(name: str, factory: MethodFactory, folder: str, progress: ProgressCallback | None) -> Run:
     runner = factory()
     base = _max_rss_kb()
     scores = run_pages(iter_corpus(folder), runner, progress=progress, total=count_pages(folder))
     return Run(name, scores, peak_rss_kb=_max_rss_kb(), base_rss_kb=base)
 
 
-def run_isolated(name: str, factory: MethodFactory, folder: str | Path,
-                 progress: ProgressCallback | None = None) -> Run:
+def run_isolated(
+    name: str, factory: MethodFactory, folder: str | Path, progress: ProgressCallback | None = None
+) -> Run:
     """Run one method over the corpus at ``folder`` in a freshly spawned interpreter.
 
     A worker that dies (e.g. a crash in a C extension) gives a ``Run`` with ``failure`` set;
@@ -249,8 +250,13 @@ def _probability_figures(scores: Sequence[PageScore]) -> dict[str, Any]:
         "roc_auc": roc_auc(probabilities, labels),
         "brier": brier_score(probabilities, labels),
         "reliability": [
-            {"low": b.low, "high": b.high, "pages": b.pages, "mean_probability": b.mean_probability,
-             "article_share": b.article_share}
+            {
+                "low": b.low,
+                "high": b.high,
+                "pages": b.pages,
+                "mean_probability": b.mean_probability,
+                "article_share": b.article_share,
+            }
             for b in reliability_table(probabilities, labels)
         ],
     }
@@ -271,8 +277,9 @@ def machine_description() -> dict[str, Any]:
         "cpu": cpu,
         "cpu_count": os.cpu_count(),
     }
-    described["summary"] = (f"{described['date']}, {described['platform']}, Python {described['python']}, "
-                            f"{described['cpu_count']} x {cpu}")
+    described["summary"] = (
+        f"{described['date']}, {described['platform']}, Python {described['python']}, {described['cpu_count']} x {cpu}"
+    )
     return described
 
 
@@ -292,9 +299,11 @@ def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str
     """A Markdown table; the first column left-aligned, the others right-aligned."""
     rows = [list(map(str, row)) for row in rows]
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+
     def line(cells: Sequence[str]) -> str:
         padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
         return "| " + " | ".join(padded) + " |"
+
     rule = "|" + "|".join(("-" * (w + 1) + ":") if i else (":" + "-" * (w + 1)) for i, w in enumerate(widths)) + "|"
     return "\n".join([line(headers), rule, *(line(r) for r in rows)])
 
@@ -305,22 +314,47 @@ def count_and_share(count: int, share: float | None) -> str:
 
 def evaluation_table(figures: Mapping[str, Mapping[str, Any]]) -> str:
     """One row per method: text quality, article judgement, calibration, speed, memory, crashes."""
-    headers = ["extractor", "F1 mean", "F1 median", "shingle P", "shingle R", "shingle F1", "accuracy",
-               "articles dropped", "non-articles kept", "ROC AUC", "Brier", "pages/s CPU", "peak RSS MB",
-               "errors", "over time limit"]
+    headers = [
+        "extractor",
+        "F1 mean",
+        "F1 median",
+        "shingle P",
+        "shingle R",
+        "shingle F1",
+        "accuracy",
+        "articles dropped",
+        "non-articles kept",
+        "ROC AUC",
+        "Brier",
+        "pages/s CPU",
+        "peak RSS MB",
+        "errors",
+        "over time limit",
+    ]
     rows = []
     for name, f in figures.items():
         if f.get("failure"):
             rows.append([name, f"run failed: {f['failure']}", *[""] * (len(headers) - 2)])
             continue
-        rows.append([
-            name, fmt(f["f1_mean"]), fmt(f["f1_median"]), fmt(f["shingle_precision"]), fmt(f["shingle_recall"]),
-            fmt(f["shingle_f1"]), fmt(f["accuracy"]),
-            count_and_share(f["articles_dropped"], f["articles_dropped_share"]),
-            count_and_share(f["non_articles_kept"], f["non_articles_kept_share"]),
-            fmt(f["roc_auc"]), fmt(f["brier"]), fmt(f["pages_per_s"], 1), fmt(f["peak_rss_mb"], 0),
-            fmt(f["errors"]), fmt(f["over_time_limit"]),
-        ])
+        rows.append(
+            [
+                name,
+                fmt(f["f1_mean"]),
+                fmt(f["f1_median"]),
+                fmt(f["shingle_precision"]),
+                fmt(f["shingle_recall"]),
+                fmt(f["shingle_f1"]),
+                fmt(f["accuracy"]),
+                count_and_share(f["articles_dropped"], f["articles_dropped_share"]),
+                count_and_share(f["non_articles_kept"], f["non_articles_kept_share"]),
+                fmt(f["roc_auc"]),
+                fmt(f["brier"]),
+                fmt(f["pages_per_s"], 1),
+                fmt(f["peak_rss_mb"], 0),
+                fmt(f["errors"]),
+                fmt(f["over_time_limit"]),
+            ]
+        )
     return markdown_table(headers, rows)
 
 
@@ -379,13 +413,18 @@ def format_evaluation(figures: Mapping[str, Mapping[str, Any]]) -> str:
     ]
     reliability = reliability_markdown(figures)
     if reliability:
-        parts += ["", "Reliability: share of articles among pages in each probability bin (pages).", "",
-                  reliability]
-    unusual = {name: {r: n for r, n in f.get("reasons", {}).items() if r not in ("ok", "no_main_text")}
-               for name, f in figures.items()}
+        parts += ["", "Reliability: share of articles among pages in each probability bin (pages).", "", reliability]
+    unusual = {
+        name: {r: n for r, n in f.get("reasons", {}).items() if r not in ("ok", "no_main_text")}
+        for name, f in figures.items()
+    }
     unusual = {name: reasons for name, reasons in unusual.items() if reasons}
     if unusual:
-        parts += ["", "Pages not extracted, by reason: " + "; ".join(
-            f"{name}: " + ", ".join(f"{r} {n}" for r, n in reasons.items()) for name, reasons in unusual.items())]
+        parts += [
+            "",
+            "Pages not extracted, by reason: "
+            + "; ".join(
+                f"{name}: " + ", ".join(f"{r} {n}" for r, n in reasons.items()) for name, reasons in unusual.items()
+            ),
+        ]
     return "\n".join(parts)
-

@@ -52,7 +52,5 @@ def load(name: str) -> ModuleType:
     try:
         path = EXTRACTORS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown extractor {name!r}; choose one of: {', '.join(EXTRACTORS)}"
-        ) from None
+        raise ValueError(f"unknown extractor {name!r}; choose one of: {', '.join(EXTRACTORS)}") from None
     return importlib.import_module(path)

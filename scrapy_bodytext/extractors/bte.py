@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from ..page.document import Document
 from ..page.tokens import CJK_RE
 from . import Extraction
-from .options import check_flag, check_number
 from .calibration import LogitMap
 from .maxsubarray import max_subarray
+from .options import check_flag, check_number
 from .regionp import slot_ranges_region_p
 
 NAME = "bte"
@@ -67,9 +67,7 @@ def token_runs(doc: Document, cjk_token_weight: float = 1.0) -> tuple[list[float
     counts = doc.token_counts
     if cjk_token_weight != 1.0:
         discount = 1.0 - cjk_token_weight
-        word_weights = [
-            n - discount * len(CJK_RE.findall(text)) if n else 0 for n, text in zip(counts, doc.texts)
-        ]
+        word_weights = [n - discount * len(CJK_RE.findall(text)) if n else 0 for n, text in zip(counts, doc.texts)]
     else:
         word_weights = counts
     weights: list[float] = []

@@ -26,11 +26,11 @@ import math
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..page.document import Document
 from ..output.text import element_slots
+from ..page.document import Document
 from . import Extraction
-from .options import check_flag
 from .calibration import LogitMap
+from .options import check_flag
 from .regionp import page_valid_chars, region_p
 
 NAME = "ctd"
@@ -149,7 +149,9 @@ def extract(doc: Document, options: Options) -> Extraction:
     )
     probability = CALIBRATION(raw) if options.calibrated else raw
     return Extraction(
-        element_slots(doc, content), probability, f"{len(content)} content element(s), region P={raw:.2f}",
+        element_slots(doc, content),
+        probability,
+        f"{len(content)} content element(s), region P={raw:.2f}",
         debug={"region_p": raw, "content_elements": len(content)},
     )
 
@@ -179,4 +181,3 @@ def _mark_content(doc: Document, ctd: list[float], best: list[int]) -> list[int]
             roots.append(target)
         e = ends[e] if target == e else e + 1  # a content subtree is not entered
     return roots
-

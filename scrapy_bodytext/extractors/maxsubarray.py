@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def max_subarray(
-    weights: Sequence[float], lengths: Sequence[int] | None = None
-) -> tuple[int, int, float]:
+def max_subarray(weights: Sequence[float], lengths: Sequence[int] | None = None) -> tuple[int, int, float]:
     """``(start, end, score)`` of the best non-empty half-open span ``weights[start:end]``.
 
     ``lengths`` gives each item's length for the "longest span" tie rule (default 1 each; BTE passes

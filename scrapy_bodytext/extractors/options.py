@@ -23,8 +23,15 @@ def check_flag(options: object, *names: str) -> None:
             _fail(name, "True or False", value)
 
 
-def check_number(options: object, *names: str, minimum: float | None = None, maximum: float | None = None,
-                 positive: bool = False, integer: bool = False, optional: bool = False) -> None:
+def check_number(
+    options: object,
+    *names: str,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    positive: bool = False,
+    integer: bool = False,
+    optional: bool = False,
+) -> None:
     """Each of ``names`` is a finite number (an integer with ``integer``) within the bounds given
     (``positive``: above 0); ``optional``: ``None`` is accepted too."""
     kind = "an integer" if integer else "a number"

@@ -42,8 +42,9 @@ def logit(p, epsilon):
     return math.log(p / (1 - p))
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, l2: float = 1.0, *,
-                 bias: bool = True) -> np.ndarray:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, l2: float = 1.0, *, bias: bool = True
+) -> np.ndarray:
     """Coefficients of a weighted, L2-regularised logistic regression by Newton's method; with
     ``bias``, column 0 of ``x`` is the bias (all ones) and is not regularised."""
     x, y = np.asarray(x, float), np.asarray(y, float)

@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..page.document import VOID_TAGS, Document
 from ..output.text import clean_texts
+from ..page.document import VOID_TAGS, Document
 from ..page.tokens import cjk_share
 from . import Extraction
 from .options import check_flag, check_number
@@ -102,12 +102,21 @@ def extract(doc: Document, options: Options) -> Extraction:
     else:
         texts = serialised = doc.chars
     text_prefix = [0, *accumulate(0 if gone[o] else length for length, o in zip(texts, owners))]
-    link_prefix = [0, *accumulate(
-        length if link and not gone[o] else 0 for length, o, link in zip(texts, owners, doc.links))]
-    extra_prefix = [0, *accumulate(  # what escaping adds to the text inside the markup string
-        0 if gone[o] else s - t for s, t, o in zip(serialised, texts, owners))]
+    link_prefix = [
+        0,
+        *accumulate(length if link and not gone[o] else 0 for length, o, link in zip(texts, owners, doc.links)),
+    ]
+    extra_prefix = [
+        0,
+        *accumulate(  # what escaping adds to the text inside the markup string
+            0 if gone[o] else s - t for s, t, o in zip(serialised, texts, owners)
+        ),
+    ]
     _clean(doc, gone, text_prefix)
-    markup_prefix = [0, *accumulate(0 if dropped else length for dropped, length in zip(gone, _tag_lengths(doc, options)))]
+    markup_prefix = [
+        0,
+        *accumulate(0 if dropped else length for dropped, length in zip(gone, _tag_lengths(doc, options))),
+    ]
     doc.check_time()
 
     page_valid = text_prefix[-1] - link_prefix[-1]
@@ -135,7 +144,9 @@ def extract(doc: Document, options: Options) -> Extraction:
     minimum = options.min_valid_chars_cjk if cjk else options.min_valid_chars
     probability = min(best_score, 0.5 * valid / minimum) if valid < minimum else best_score
     return Extraction(
-        answer, probability, f"<{tags[best]}> P={best_score:.2f}, {valid} valid characters",
+        answer,
+        probability,
+        f"<{tags[best]}> P={best_score:.2f}, {valid} valid characters",
         debug={"region_p": best_score, "valid_chars": valid, "cjk": cjk},
     )
 
@@ -162,7 +173,7 @@ def _clean(doc: Document, gone: bytearray, text_prefix: list[int]) -> None:
         elif tags[e] in KEPT_EMPTY:
             e = ends[e]  # kept, and not entered
         elif text_prefix[slot_ends[e]] == text_prefix[starts[e]]:
-            gone[e:ends[e]] = b"\x01" * (ends[e] - e)
+            gone[e : ends[e]] = b"\x01" * (ends[e] - e)
             e = ends[e]
         else:
             e += 1

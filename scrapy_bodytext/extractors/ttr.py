@@ -45,8 +45,8 @@ from operator import mul
 
 from ..page.document import Document
 from . import Extraction
-from .options import check_choice, check_flag, check_number
 from .calibration import LogitMap
+from .options import check_choice, check_flag, check_number
 from .regionp import slot_ranges_region_p
 
 NAME = "ttr"
@@ -109,8 +109,15 @@ class Options:
         check_choice(self, "method", METHODS)
         check_number(self, "sigma", positive=True)
         check_number(self, "threshold_lambda", "cv_guard", minimum=0)
-        for name, minimum in (("radius", 0), ("clusters", 2), ("max_iterations", 1), ("alpha", 1),
-                              ("rewrap_median", 1), ("rewrap_min_lines", 0), ("min_run", 1)):
+        for name, minimum in (
+            ("radius", 0),
+            ("clusters", 2),
+            ("max_iterations", 1),
+            ("alpha", 1),
+            ("rewrap_median", 1),
+            ("rewrap_min_lines", 0),
+            ("min_run", 1),
+        ):
             check_number(self, name, integer=True, minimum=minimum)
         check_flag(self, "standardize")
 
@@ -202,7 +209,7 @@ def smooth(values: list[float], sigma: float, radius: int) -> list[float]:
             out.append(sum(map(mul, kernel, values[lo:hi])) / total)
         else:
             lo_, hi_ = max(0, lo), min(n, hi)
-            weights = kernel[lo_ - lo: len(kernel) - (hi - hi_)]
+            weights = kernel[lo_ - lo : len(kernel) - (hi - hi_)]
             out.append(sum(map(mul, weights, values[lo_:hi_])) / sum(weights))
     return out
 
@@ -213,7 +220,7 @@ def derivative(values: list[float], alpha: int) -> list[float]:
     n = len(values)
     out = []
     for k in range(n):
-        ahead = values[k + 1: k + 1 + alpha] or values[max(0, k - 1): k + 1]
+        ahead = values[k + 1 : k + 1 + alpha] or values[max(0, k - 1) : k + 1]
         out.append(abs(sum(ahead) / len(ahead) - values[k]))
     return out
 
@@ -363,9 +370,7 @@ def cetr_kmeans(points: list[tuple[float, float]], k: int, iterations: int, chec
         for j in indices[1:]:
             mass = [w if label == j else 0 for w, label in zip(weights, labels)]
             total = sum(mass)
-            updated.append(
-                (sum(map(mul, mass, xs)) / total, sum(map(mul, mass, ys)) / total) if total else centres[j]
-            )
+            updated.append((sum(map(mul, mass, xs)) / total, sum(map(mul, mass, ys)) / total) if total else centres[j])
         if updated == centres:
             break
         centres = updated
@@ -431,7 +436,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     doc.check_time()
     content = select(ratios, options, doc.check_time)
     doc.check_time()
-    slots = [s for s, (lo, hi) in enumerate(slot_spans) if any(content[lo:hi + 1])]
+    slots = [s for s, (lo, hi) in enumerate(slot_spans) if any(content[lo : hi + 1])]
     if not slots:
         return Extraction((), 0.0, f"no content lines among {len(ratios)}")
     raw = slot_ranges_region_p(doc, _ranges(slots)) if _has_run(content, options.min_run) else 0.0

@@ -81,15 +81,15 @@ class Options:
     language: str | None = None
 
     def __post_init__(self) -> None:
-        check_number(self, "min_chars", "min_chars_cjk", "paragraph_tokens", "theta_s", "theta_s_cjk",
-                     integer=True, minimum=0)
+        check_number(
+            self, "min_chars", "min_chars_cjk", "paragraph_tokens", "theta_s", "theta_s_cjk", integer=True, minimum=0
+        )
         check_number(self, "gamma", minimum=0)
         check_number(self, "form_penalty", "theta_d", "max_link_density", minimum=0, maximum=1)
         check_choice(self, "language", language.supported(), optional=True)
 
 
-def block_score(n: int, s: int, link_density: float, tag_density: float, has_form: bool,
-                options: Options) -> float:
+def block_score(n: int, s: int, link_density: float, tag_density: float, has_form: bool, options: Options) -> float:
     """Score(b) = s²/n · (1 − ld) · 1/(1 + γ·td) · (form penalty if b holds a form control)."""
     if n <= 0:
         return 0.0
@@ -130,8 +130,12 @@ def extract(doc: Document, options: Options) -> Extraction:
         else:
             n = tokens[end] - tokens[first]
             score = block_score(
-                n, stops[end] - stops[first], (links[end] - links[first]) / c,
-                (tag_tokens[ends[e]] - tag_tokens[e]) / max(n, 1), forms[ends[e]] > forms[e], options,
+                n,
+                stops[end] - stops[first],
+                (links[end] - links[first]) / c,
+                (tag_tokens[ends[e]] - tag_tokens[e]) / max(n, 1),
+                forms[ends[e]] > forms[e],
+                options,
             )
         if score >= best_score:  # pre-order: on equal scores the deeper block wins
             best, best_score = e, score
@@ -140,8 +144,9 @@ def extract(doc: Document, options: Options) -> Extraction:
     slots = range(starts[best], slot_ends[best])
     region = element_region_p(doc, best)
     if lang is None:
-        return Extraction(slots, region, f"<{tags[best]}>, no stop-word language: region P={region:.2f}",
-                          debug={"region_p": region})
+        return Extraction(
+            slots, region, f"<{tags[best]}>, no stop-word language: region P={region:.2f}", debug={"region_p": region}
+        )
     first, end = starts[best], slot_ends[best]
     n, s = tokens[end] - tokens[first], stops[end] - stops[first]
     d = s / n if n else 0.0
@@ -151,11 +156,19 @@ def extract(doc: Document, options: Options) -> Extraction:
     if not accepted:  # the threshold rejected the block: not an article at the default threshold
         probability = min(probability, REJECTED_MAX)
     return Extraction(
-        slots, probability,
+        slots,
+        probability,
         f"<{tags[best]}> {'accepted' if accepted else 'rejected'}: language {lang}, d={d:.2f}, s={s}, ld={ld:.2f}",
         language=lang,
-        debug={"region_p": region, "d": d, "s": s, "ld": ld, "accepted": accepted,
-               "theta_d": options.theta_d, "theta_s": theta_s},
+        debug={
+            "region_p": region,
+            "d": d,
+            "s": s,
+            "ld": ld,
+            "accepted": accepted,
+            "theta_d": options.theta_d,
+            "theta_s": theta_s,
+        },
     )
 
 

@@ -29,12 +29,12 @@ except ImportError as exc:
     raise missing_extra("scrapy_bodytext.integrations.datatrove", "datatrove", exc) from exc
 
 from ..api import extract_with_config
-from ..config import DEFAULT_MAX_BODY_SIZE, DEFAULT_THRESHOLD, DEFAULT_TIME_BUDGET, OUTPUT_FORMATS, ExtractConfig
-from ..page.decoding import decode
-from ..metadata import METADATA_VALUES
-from ..result import ExtractionResult, Reason
-from ..plugin.settings import fields_of
 from ..archives import iter_archive
+from ..config import DEFAULT_MAX_BODY_SIZE, DEFAULT_THRESHOLD, DEFAULT_TIME_BUDGET, OUTPUT_FORMATS, ExtractConfig
+from ..metadata import METADATA_VALUES
+from ..page.decoding import decode
+from ..plugin.settings import fields_of
+from ..result import ExtractionResult, Reason
 
 __all__ = ["ArchiveReader", "BodyTextExtractor"]
 
@@ -136,14 +136,18 @@ def build_config(extractor: Any, threshold: Any, fields: Any, output_format: Any
         raise ValueError(f"threshold must be a number within [0, 1], got {threshold!r}")
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output_format must be one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}")
-    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
-            or math.isinf(timeout)):
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0 or math.isinf(timeout):
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
     names = {name for name, _ in metadata_keys(fields)}
     options = {"extractor": extractor} if extractor is not None else {}
-    return ExtractConfig(**options, threshold=float(threshold), output_format=output_format,
-                         time_budget=float(timeout), metadata=bool(names & METADATA_VALUES),
-                         comments="comments" in names)
+    return ExtractConfig(
+        **options,
+        threshold=float(threshold),
+        output_format=output_format,
+        time_budget=float(timeout),
+        metadata=bool(names & METADATA_VALUES),
+        comments="comments" in names,
+    )
 
 
 def metadata_keys(fields: Any) -> tuple[tuple[str, str], ...]:
@@ -169,8 +173,9 @@ class ArchiveReader(BaseDiskReader):
     name = "🕷 Archive"
     _requires_dependencies = ["warcio"]
 
-    def __init__(self, data_folder: DataFolderLike, *args: Any, max_body_size: int = DEFAULT_MAX_BODY_SIZE,
-                 **kwargs: Any):
+    def __init__(
+        self, data_folder: DataFolderLike, *args: Any, max_body_size: int = DEFAULT_MAX_BODY_SIZE, **kwargs: Any
+    ):
         super().__init__(data_folder, *args, **kwargs)
         if isinstance(max_body_size, bool) or not isinstance(max_body_size, int) or max_body_size < 1:
             raise ValueError(f"max_body_size must be a positive integer, got {max_body_size!r}")
@@ -185,10 +190,19 @@ class ArchiveReader(BaseDiskReader):
                 with self.track_time():
                     text, encoding = decode(entry.body or b"", content_type=entry.content_type)
                     document = self.get_document_from_dict(
-                        {"text": text, "id": f"{filepath}/{entry.offset}/{number}", "url": entry.url,
-                         "date": entry.date, "status": entry.status, "content_type": entry.content_type,
-                         "encoding": encoding, "offset": entry.offset},
-                        filepath, number)
+                        {
+                            "text": text,
+                            "id": f"{filepath}/{entry.offset}/{number}",
+                            "url": entry.url,
+                            "date": entry.date,
+                            "status": entry.status,
+                            "content_type": entry.content_type,
+                            "encoding": encoding,
+                            "offset": entry.offset,
+                        },
+                        filepath,
+                        number,
+                    )
                 if document is None:  # nothing in the body (datatrove skips empty texts)
                     self.stat_update(f"skipped_{Reason.EMPTY.value}")
                     continue

@@ -30,33 +30,112 @@ MAX_TOPICS = 30
 
 #: declared keys, most trusted first
 PUBLISHED_KEYS = (
-    "article:published_time", "og:article:published_time", "datepublished", "og:published_time",
-    "published_time", "article:published", "pubdate", "publishdate", "publish-date", "publish_date",
-    "publication_date", "date.published", "dc.date.issued", "dcterms.issued", "dc.date.created",
-    "dcterms.created", "citation_publication_date", "citation_date", "sailthru.date", "parsely-pub-date",
-    "article.published", "article_date_original", "original-publish-date", "cxenseparse:recs:publishtime",
-    "datecreated", "dc.date", "dcterms.date", "date", "pdate", "displaydate", "release_date",
+    "article:published_time",
+    "og:article:published_time",
+    "datepublished",
+    "og:published_time",
+    "published_time",
+    "article:published",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "date.published",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date.created",
+    "dcterms.created",
+    "citation_publication_date",
+    "citation_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "article.published",
+    "article_date_original",
+    "original-publish-date",
+    "cxenseparse:recs:publishtime",
+    "datecreated",
+    "dc.date",
+    "dcterms.date",
+    "date",
+    "pdate",
+    "displaydate",
+    "release_date",
 )
 MODIFIED_KEYS = (
-    "article:modified_time", "og:article:modified_time", "datemodified", "og:updated_time", "article:modified",
-    "dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "article_date_updated",
-    "dateupdated", "updated_time", "revised",
+    "article:modified_time",
+    "og:article:modified_time",
+    "datemodified",
+    "og:updated_time",
+    "article:modified",
+    "dcterms.modified",
+    "dc.date.modified",
+    "last-modified",
+    "lastmod",
+    "article_date_updated",
+    "dateupdated",
+    "updated_time",
+    "revised",
 )
 AUTHOR_KEYS = (
-    "author", "article:author", "og:article:author", "dc.creator", "dcterms.creator", "parsely-author",
-    "sailthru.author", "byl", "citation_author", "article.author", "byline", "authors",
+    "author",
+    "article:author",
+    "og:article:author",
+    "dc.creator",
+    "dcterms.creator",
+    "parsely-author",
+    "sailthru.author",
+    "byl",
+    "citation_author",
+    "article.author",
+    "byline",
+    "authors",
 )
-TITLE_KEYS = ("og:title", "twitter:title", "dc.title", "dcterms.title", "headline", "parsely-title",
-              "sailthru.title", "title")
-SITE_KEYS = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher", "publisher",
-             "twitter:app:name:iphone")
-DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description",
-                    "dcterms.description", "sailthru.description")
-IMAGE_KEYS = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
-              "thumbnailurl", "image")
+TITLE_KEYS = (
+    "og:title",
+    "twitter:title",
+    "dc.title",
+    "dcterms.title",
+    "headline",
+    "parsely-title",
+    "sailthru.title",
+    "title",
+)
+SITE_KEYS = (
+    "og:site_name",
+    "application-name",
+    "apple-mobile-web-app-title",
+    "dc.publisher",
+    "publisher",
+    "twitter:app:name:iphone",
+)
+DESCRIPTION_KEYS = (
+    "og:description",
+    "description",
+    "twitter:description",
+    "dc.description",
+    "dcterms.description",
+    "sailthru.description",
+)
+IMAGE_KEYS = (
+    "og:image",
+    "og:image:url",
+    "og:image:secure_url",
+    "twitter:image",
+    "twitter:image:src",
+    "thumbnailurl",
+    "image",
+)
 TAG_KEYS = ("article:tag", "og:article:tag", "news_keywords", "keywords", "parsely-tags", "sailthru.tags")
-SECTION_KEYS = ("article:section", "og:article:section", "parsely-section", "section", "category",
-                "articlesection", "dc.subject")
+SECTION_KEYS = (
+    "article:section",
+    "og:article:section",
+    "parsely-section",
+    "section",
+    "category",
+    "articlesection",
+    "dc.subject",
+)
 LANGUAGE_KEYS = ("content-language", "og:locale", "dc.language", "dcterms.language", "language", "inlanguage")
 _NOT_PUBLISHED = re.compile(r"modif|updat|expir|end|edit|revis|last")
 
@@ -64,18 +143,42 @@ _NOT_PUBLISHED = re.compile(r"modif|updat|expir|end|edit|revis|last")
 def publication_like(key: str) -> bool:
     """Other ``<meta>`` names read as a publication date (after ``PUBLISHED_KEYS``): a site's own
     ``...publishtime``, ``pub_date``, ``date-published``; not expiry, update or modification dates."""
-    return (("pub" in key or "issued" in key) and ("date" in key or "time" in key)
-            and _NOT_PUBLISHED.search(key) is None)
+    return ("pub" in key or "issued" in key) and ("date" in key or "time" in key) and _NOT_PUBLISHED.search(key) is None
+
+
 #: ``<meta>`` names behind the page declarations the methods weigh (``page.claims``): a publication
 #: date is declared, the Open Graph type, the content language
 FLAG_PUBLISHED_KEYS = frozenset(
-    ("article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
-     "sailthru.date", "parsely-pub-date", "og:article:published_time")
+    (
+        "article:published_time",
+        "datepublished",
+        "date",
+        "pubdate",
+        "publishdate",
+        "dc.date.issued",
+        "sailthru.date",
+        "parsely-pub-date",
+        "og:article:published_time",
+    )
 )
 DECLARATION_KEYS = frozenset((*FLAG_PUBLISHED_KEYS, "og:type", "content-language"))
 #: every ``<meta>`` name read (and those the page declarations need)
-META_KEYS = frozenset((*PUBLISHED_KEYS, *MODIFIED_KEYS, *AUTHOR_KEYS, *TITLE_KEYS, *SITE_KEYS, *DESCRIPTION_KEYS,
-                       *IMAGE_KEYS, *TAG_KEYS, *SECTION_KEYS, *LANGUAGE_KEYS, "og:url", *DECLARATION_KEYS))
+META_KEYS = frozenset(
+    (
+        *PUBLISHED_KEYS,
+        *MODIFIED_KEYS,
+        *AUTHOR_KEYS,
+        *TITLE_KEYS,
+        *SITE_KEYS,
+        *DESCRIPTION_KEYS,
+        *IMAGE_KEYS,
+        *TAG_KEYS,
+        *SECTION_KEYS,
+        *LANGUAGE_KEYS,
+        "og:url",
+        *DECLARATION_KEYS,
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +220,13 @@ def read_metadata(root, url: str | None = None, declared: Declared | None = None
     host = urlsplit(canonical or url or "").hostname
     shown = headings(declared.headings)
     sites = site_names([site, *declared.all(*SITE_KEYS), jsonld.first_string(article.get("publisher"))], host)
-    title = choose_title([jsonld.first_string(article.get("headline"), ()), *declared.all(*TITLE_KEYS)[:6]],
-                         declared.title, shown, sites,
-                         jsonld.first_string(article.get("name"), ()))
+    title = choose_title(
+        [jsonld.first_string(article.get("headline"), ()), *declared.all(*TITLE_KEYS)[:6]],
+        declared.title,
+        shown,
+        sites,
+        jsonld.first_string(article.get("name"), ()),
+    )
     page = _Page(root, declared, _headline_element(declared.headings, shown, title), lang)
     published, modified = _dates(declared, article, page, canonical or url, lang)
     return PageMetadata(
@@ -219,13 +326,15 @@ def _canonical(declared: Declared, base: str | None) -> str | None:
     return None
 
 
-def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
-           lang: str | None) -> tuple[str | None, str | None]:
+def _dates(
+    declared: Declared, article: dict, page: _Page, url: str | None, lang: str | None
+) -> tuple[str | None, str | None]:
     """(published, modified), most trusted first: the article's JSON-LD, declared ``<meta>`` (microdata
     ``<meta itemprop>`` too), a ``<time>`` marked as the publication date, the ``<time>`` next to the
     headline, the URL, a dated line next to the headline; when nothing of these dates the page, a
     shown or declared update date (the date of the version shown), any ``<time>`` of the page outside
     comments and related lists, a line marked as a date anywhere."""
+
     def first_date(values) -> str | None:
         for value in values:
             found = parse_date(value if isinstance(value, str) else None, lang=lang)
@@ -241,16 +350,25 @@ def _dates(declared: Declared, article: dict, page: _Page, url: str | None,
 
     published = first_date((article.get("datePublished"),)) or first_date(declared.all(*PUBLISHED_KEYS)[:10])
     published = published or earliest_date(
-        [value for key, values in declared.meta.items() if key not in META_KEYS for value in values][:10])
+        [value for key, values in declared.meta.items() if key not in META_KEYS for value in values][:10]
+    )
     published = published or first_date((article.get("dateCreated"),))
     modified = first_date((article.get("dateModified"),)) or first_date(declared.all(*MODIFIED_KEYS)[:10])
     if published is None:
         near = page.near
         shown = near.dates(lang)
         anywhere, updated = time_dates(declared.times, lang, near.article)
-        published = (marked_time(declared.times, lang, near.article) or shown.time or date_in_url(url)
-                     or shown.line or shown.updated or anywhere or modified or updated
-                     or page.marked.date)
+        published = (
+            marked_time(declared.times, lang, near.article)
+            or shown.time
+            or date_in_url(url)
+            or shown.line
+            or shown.updated
+            or anywhere
+            or modified
+            or updated
+            or page.marked.date
+        )
         modified = modified or shown.updated or updated
     elif modified is None:
         modified = time_dates(declared.times, lang)[1]
@@ -268,8 +386,9 @@ def _authors(declared: Declared, article: dict, page: _Page, site: list[str]) ->
     near = page.near
     for el in [*near.itemprops.get("author", [])[:5], *near.itemprops.get("creator", [])[:2]]:
         parts = [e for e in islice(el.iterdescendants("*"), 200) if (e.get("itemprop") or "").lower() == "name"]
-        shown = names_from([e.get("content") or text_of(e, 200) for e in parts[:5]]
-                           or [el.get("content") or text_of(el)])
+        shown = names_from(
+            [e.get("content") or text_of(e, 200) for e in parts[:5]] or [el.get("content") or text_of(el)]
+        )
         if shown:
             return shown
     return near.authors() or names or list(page.marked.names)
@@ -295,14 +414,18 @@ def _person_names(value) -> list[str]:
 
 def _site_name(declared: Declared, found: list[dict], article: dict) -> str | None:
     publisher = jsonld.first_string(article.get("publisher"))
-    website = next((jsonld.first_string(o.get("name"), ()) for o in jsonld.of_type(found, {"WebSite"})
-                    if o.get("name")), None)
+    website = next(
+        (jsonld.first_string(o.get("name"), ()) for o in jsonld.of_type(found, {"WebSite"}) if o.get("name")), None
+    )
     return _first_text(declared.first("og:site_name"), publisher, website, declared.first(*SITE_KEYS[1:]))
 
 
 def _image(declared: Declared, article: dict, base: str | None) -> str | None:
-    candidates = [*declared.all(*IMAGE_KEYS)[:4], *jsonld.strings(article.get("image"), ("url", "contentUrl"), 3),
-                  *declared.links.get("image_src", ())[:1]]
+    candidates = [
+        *declared.all(*IMAGE_KEYS)[:4],
+        *jsonld.strings(article.get("image"), ("url", "contentUrl"), 3),
+        *declared.links.get("image_src", ())[:1],
+    ]
     for value in candidates:
         found = _absolute(unescape(value), base)
         if found:
@@ -315,8 +438,11 @@ def _tags(declared: Declared, article: dict) -> list[str]:
     values = declared.all("article:tag", "og:article:tag")
     if not values:
         keywords = article.get("keywords")
-        values = jsonld.strings(keywords, ("name",), MAX_TOPICS) if isinstance(keywords, list) else (
-            [keywords] if isinstance(keywords, str) else [])
+        values = (
+            jsonld.strings(keywords, ("name",), MAX_TOPICS)
+            if isinstance(keywords, list)
+            else ([keywords] if isinstance(keywords, str) else [])
+        )
     if not values:
         values = declared.all(*TAG_KEYS[2:])[:2]
     tags: list[str] = []

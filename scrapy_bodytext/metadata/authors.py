@@ -45,7 +45,8 @@ _UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ſΑ-ΩА-Я]")
 _LATIN_RE = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ]")
 #: words of a role or a desk written before or after a name ("Senior Editor", "Staff Writer",
 #: "Redakteurin"), in lower case
-ROLE_WORDS = frozenset("""
+ROLE_WORDS = frozenset(
+    """
 staff writer writers reporter reporters correspondent correspondents editor editors contributor contributors
 contributing columnist columnists photographer photographers photo photos photography foto fotos video producer
 senior chief political business sports sport science health technology tech deputy associate assistant
@@ -54,9 +55,11 @@ journalist journalists redakteur redakteurin korrespondent korrespondentin journ
 rédacteur rédactrice redactor redactora periodista giornalista redattore redattrice head director directora
 directeur directrice direktor direktorin manager founder co-founder cofounder ceo cto president expert
 specialist consultant analyst researcher host anchor
-""".split())
+""".split()
+)
 #: words that make a part a role, a label or a date, not a name (lower case)
-NOT_NAME_WORDS = ROLE_WORDS | frozenset("""
+NOT_NAME_WORDS = ROLE_WORDS | frozenset(
+    """
 updated update published posted last modified am pm utc gmt est edt pst pdt cet cest bst ago hours hour
 minutes minute min mins read reading time share follow email twitter facebook linkedin instagram more
 view profile all articles stories see comments comment reply print subscribe newsletter opinion analysis
@@ -65,7 +68,8 @@ february march april may june july august september october november december ja
 sept oct nov dec by von par por in at on of for the der die das le la el il lo für about über sobre
 sign up log login logout register menu search home account my
 ma phd md mba msc bsc rn dvm vmd dds jd mph cpa cfa uhr heure hora ore
-""".split())
+""".split()
+)
 #: first words of a link or label next to a byline, never of a name ("Follow Jane", "More from", "View all")
 LABEL_WORDS = frozenset("follow more view see read contact email share about all from".split())
 #: a word of a name shown on the page: letters, with inner hyphens, apostrophes and dots ("Jean-Pierre",
@@ -164,8 +168,9 @@ def clean_name(part: str, *, strict: bool = True) -> str | None:
                 words, lowered = words[1:], lowered[1:]  # "Chief Editor Jane Doe", "Head Winemaker"
             while len(words) > (1 if strict else 2) and lowered[-1] in NOT_NAME_WORDS:
                 words, lowered = words[:-1], lowered[:-1]  # "Jane Doe Staff Writer", "Jane Doe on" -> "Jane Doe"
-        if strict and any((w[:1].islower() and lw not in PARTICLES) or not _name_word(w)
-                          for w, lw in zip(words, lowered)):
+        if strict and any(
+            (w[:1].islower() and lw not in PARTICLES) or not _name_word(w) for w, lw in zip(words, lowered)
+        ):
             return None
         if strict and len(words) == 1 and not words[0].isupper():
             return None  # one capitalised word in running text is a noun as often as a name ("AFP" passes)

@@ -16,29 +16,60 @@ MIN_YEAR = 1990
 MAX_DATE_TEXT = 200
 
 MONTHS: dict[str, int] = {}
-for _number, _names in enumerate((
-    "january jan januar janvier enero ene gennaio gen janeiro januari stycznia leden ledna januar",
-    "february feb februar fevrier février febrero febbraio fevereiro februari lutego unor února únor",
-    "march mar marz märz maerz mars marzo março maart marca brezen března březen",
-    "april apr avril abril aprile kwietnia duben dubna",
-    "may mai mayo maggio maio mei maja kveten května květen",
-    "june jun juni juin junio giugno junho czerwca cerven června červen",
-    "july jul juli juillet julio luglio julho lipca cervenec července červenec",
-    "august aug aout août agosto augustus sierpnia srpen srpna",
-    "september sep sept septembre septiembre setiembre settembre setembro wrzesnia września zari září",
-    "october oct oktober octobre octubre ottobre outubro okt pazdziernika października rijen října říjen",
-    "november nov novembre noviembre novembro listopada listopad listopadu",
-    "december dec dezember decembre décembre diciembre dic dicembre dezembro dez grudnia prosinec prosince",
-), 1):
+for _number, _names in enumerate(
+    (
+        "january jan januar janvier enero ene gennaio gen janeiro januari stycznia leden ledna januar",
+        "february feb februar fevrier février febrero febbraio fevereiro februari lutego unor února únor",
+        "march mar marz märz maerz mars marzo março maart marca brezen března březen",
+        "april apr avril abril aprile kwietnia duben dubna",
+        "may mai mayo maggio maio mei maja kveten května květen",
+        "june jun juni juin junio giugno junho czerwca cerven června červen",
+        "july jul juli juillet julio luglio julho lipca cervenec července červenec",
+        "august aug aout août agosto augustus sierpnia srpen srpna",
+        "september sep sept septembre septiembre setiembre settembre setembro wrzesnia września zari září",
+        "october oct oktober octobre octubre ottobre outubro okt pazdziernika października rijen října říjen",
+        "november nov novembre noviembre novembro listopada listopad listopadu",
+        "december dec dezember decembre décembre diciembre dic dicembre dezembro dez grudnia prosinec prosince",
+    ),
+    1,
+):
     for _name in _names.split():
         MONTHS.setdefault(_name, _number)
 
 #: common zone abbreviations of news pages with one meaning each (hours east of UTC)
 ZONES = {
-    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "bst": 1, "cet": 1, "mez": 1, "cest": 2, "mesz": 2, "eet": 2, "eest": 3,
-    "msk": 3, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
-    "akst": -9, "akdt": -8, "hst": -10, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11,
-    "awst": 8, "nzst": 12, "nzdt": 13,
+    "utc": 0,
+    "gmt": 0,
+    "z": 0,
+    "wet": 0,
+    "bst": 1,
+    "cet": 1,
+    "mez": 1,
+    "cest": 2,
+    "mesz": 2,
+    "eet": 2,
+    "eest": 3,
+    "msk": 3,
+    "est": -5,
+    "edt": -4,
+    "cst": -6,
+    "cdt": -5,
+    "mst": -7,
+    "mdt": -6,
+    "pst": -8,
+    "pdt": -7,
+    "akst": -9,
+    "akdt": -8,
+    "hst": -10,
+    "jst": 9,
+    "kst": 9,
+    "hkt": 8,
+    "sgt": 8,
+    "aest": 10,
+    "aedt": 11,
+    "awst": 8,
+    "nzst": 12,
+    "nzdt": 13,
 }
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ZONE_NAMES = "|".join(sorted((z for z in ZONES if len(z) > 1), key=len, reverse=True))
@@ -50,14 +81,14 @@ _ISO_RE = re.compile(
     r"\s*(z|[+-]\d{2}(?::?\d{2})?(?!\d)|(?:utc|gmt)(?:[+-]\d{1,2}(?::?\d{2})?)?)?)?"
 )
 _COMPACT_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:t?(\d{2})(\d{2})(\d{2})?(z|[+-]\d{2}:?\d{2})?)?$")
-_TIME = (r"(?:\s*(?:,|at|um|à|a las|alle|às|-|–|\|)?\s*(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*([ap]\.?m\.?)?"
-         rf"(?:\s*(z|[+-]\d{{2}}:?\d{{2}}|(?:{_ZONE_NAMES})(?![a-z])))?)?")
+_TIME = (
+    r"(?:\s*(?:,|at|um|à|a las|alle|às|-|–|\|)?\s*(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*([ap]\.?m\.?)?"
+    rf"(?:\s*(z|[+-]\d{{2}}:?\d{{2}}|(?:{_ZONE_NAMES})(?![a-z])))?)?"
+)
 _DAY_MONTH_RE = re.compile(
     rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+)?({_MONTH_NAMES})\.?,?\s*(?:de\s+)?(\d{{4}})(?!\d){_TIME}"
 )
-_MONTH_DAY_RE = re.compile(
-    rf"(?<![\w])({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d){_TIME}"
-)
+_MONTH_DAY_RE = re.compile(rf"(?<![\w])({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d){_TIME}")
 #: a month name with a day, year optional ("Apr 16", "16. April 2015"), found only to be removed
 _ANY_DAY_RE = re.compile(
     rf"(?<![\w])(?:(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|"
@@ -72,8 +103,9 @@ _RFC_RE = re.compile(r"^[a-z]{3},?\s+\d{1,2}\s+[a-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}"
 
 #: languages writing numeric dates month first (the others day first); region-qualified tags win
 MONTH_FIRST = frozenset(("en-us", "en-ph", "en-ca", "fil"))
-DAY_FIRST_LANGS = frozenset("de fr es it pt nl pl cs sk ru uk da sv no nb nn fi tr el hu ro hr sl sr bg et lv lt "
-                            "id ms vi ar he".split())
+DAY_FIRST_LANGS = frozenset(
+    "de fr es it pt nl pl cs sk ru uk da sv no nb nn fi tr el hu ro hr sl sr bg et lv lt id ms vi ar he".split()
+)
 
 
 def _fold(text: str) -> str:
@@ -94,7 +126,7 @@ def _offset(text: str | None) -> timezone | None:
         return timezone(timedelta(hours=ZONES[text]))
     for prefix in ("utc", "gmt"):
         if text.startswith(prefix):
-            text = text[len(prefix):]
+            text = text[len(prefix) :]
     found = re.fullmatch(r"([+-])(\d{1,2})(?::?(\d{2}))?", text)
     if not found:
         return None
@@ -105,8 +137,15 @@ def _offset(text: str | None) -> timezone | None:
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
-def format_iso(year: int, month: int, day: int, hour: int | None = None, minute: int | None = None,
-               second: int | None = None, zone: timezone | None = None) -> str | None:
+def format_iso(
+    year: int,
+    month: int,
+    day: int,
+    hour: int | None = None,
+    minute: int | None = None,
+    second: int | None = None,
+    zone: timezone | None = None,
+) -> str | None:
     """ISO 8601 text of a valid date (and time); ``None`` when the parts are no real date."""
     if not MIN_YEAR <= year <= _latest_year():
         return None
@@ -149,8 +188,9 @@ def parse_date(text: str | None, *, lang: str | None = None) -> str | None:
     found = _COMPACT_RE.match(text)
     if found:
         y, m, d, hh, mm, ss, zone = found.groups()
-        return format_iso(int(y), int(m), int(d), None if hh is None else int(hh), int(mm or 0), int(ss or 0),
-                          _offset(zone))
+        return format_iso(
+            int(y), int(m), int(d), None if hh is None else int(hh), int(mm or 0), int(ss or 0), _offset(zone)
+        )
     found = _ISO_RE.search(text)
     if found:
         y, _, m, d, hh, mm, ss, zone = found.groups()

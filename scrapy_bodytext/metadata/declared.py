@@ -32,6 +32,7 @@ class Declared:
     scripts: list[str] = field(default_factory=list)  # JSON-LD script texts
     headings: list = field(default_factory=list)  # the first <h1> elements of the body
     times: list = field(default_factory=list)  # the first <time> elements of the body
+
     def first(self, *keys: str) -> str | None:
         """The first non-empty value of the first key that has one."""
         for key in keys:

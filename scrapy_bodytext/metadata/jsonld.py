@@ -23,15 +23,45 @@ MAX_DEPTH = 3
 
 #: schema.org types of a page's main creative work (an article or a post), most specific first
 ARTICLE_TYPES = (
-    "NewsArticle", "ReportageNews", "AnalysisNewsArticle", "OpinionNewsArticle", "BackgroundNewsArticle",
-    "ReviewNewsArticle", "AskPublicNewsArticle", "LiveBlogPosting", "BlogPosting", "SocialMediaPosting",
-    "DiscussionForumPosting", "ScholarlyArticle", "TechArticle", "Report", "SatiricalArticle",
-    "AdvertiserContentArticle", "Article", "Review", "Recipe", "HowTo", "VideoObject", "CreativeWork",
+    "NewsArticle",
+    "ReportageNews",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+    "BackgroundNewsArticle",
+    "ReviewNewsArticle",
+    "AskPublicNewsArticle",
+    "LiveBlogPosting",
+    "BlogPosting",
+    "SocialMediaPosting",
+    "DiscussionForumPosting",
+    "ScholarlyArticle",
+    "TechArticle",
+    "Report",
+    "SatiricalArticle",
+    "AdvertiserContentArticle",
+    "Article",
+    "Review",
+    "Recipe",
+    "HowTo",
+    "VideoObject",
+    "CreativeWork",
 )
 _ARTICLE_RANK = {name: rank for rank, name in enumerate(ARTICLE_TYPES)}
 #: types naming the page itself (their ``mainEntity`` or own fields may describe the article)
-PAGE_TYPES = frozenset(("WebPage", "ItemPage", "AboutPage", "ProfilePage", "CollectionPage", "SearchResultsPage",
-                        "QAPage", "FAQPage", "MedicalWebPage", "RealEstateListing"))
+PAGE_TYPES = frozenset(
+    (
+        "WebPage",
+        "ItemPage",
+        "AboutPage",
+        "ProfilePage",
+        "CollectionPage",
+        "SearchResultsPage",
+        "QAPage",
+        "FAQPage",
+        "MedicalWebPage",
+        "RealEstateListing",
+    )
+)
 
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 _WRAPPER_RE = re.compile(r"^\s*(?:<!--|<!\[CDATA\[|//\s*<!\[CDATA\[)|(?:-->|\]\]>|//\s*\]\]>)\s*$")
@@ -104,8 +134,11 @@ def objects(texts: Iterable[str], parts: set[int] | None = None) -> list[dict]:
                     if part and parts is not None:
                         parts.add(id(value))
                 if depth < MAX_DEPTH:
-                    stack.extend((v, depth + 1, part or (typed and k not in _SUBJECT_KEYS))
-                                 for k, v in reversed(list(value.items())) if isinstance(v, (dict, list)))
+                    stack.extend(
+                        (v, depth + 1, part or (typed and k not in _SUBJECT_KEYS))
+                        for k, v in reversed(list(value.items()))
+                        if isinstance(v, (dict, list))
+                    )
     return found
 
 

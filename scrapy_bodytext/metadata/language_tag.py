@@ -8,8 +8,20 @@ import re
 _TAG_RE = re.compile(r"^([a-z]{2,3})((?:-[a-z0-9]{1,8})*)$")
 #: obsolete or common wrong primary codes seen in ``lang`` attributes (country codes written for
 #: language codes among them): the package's one alias table
-ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jp": "ja", "cn": "zh", "kr": "ko", "gr": "el", "cz": "cs",
-            "dk": "da", "se": "sv", "ua": "uk", "vn": "vi"}
+ALIASES = {
+    "iw": "he",
+    "in": "id",
+    "ji": "yi",
+    "jp": "ja",
+    "cn": "zh",
+    "kr": "ko",
+    "gr": "el",
+    "cz": "cs",
+    "dk": "da",
+    "se": "sv",
+    "ua": "uk",
+    "vn": "vi",
+}
 
 
 def bcp47(value: str | None) -> str | None:

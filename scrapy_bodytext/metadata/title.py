@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from .dates import parse_written_date
 
@@ -73,7 +73,7 @@ def is_site_name(part: str, sites: Sequence[str]) -> bool:
 def _contains_words(outer: list[str], inner: list[str]) -> bool:
     if not inner or len(inner) > len(outer):
         return False
-    return any(outer[i:i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
+    return any(outer[i : i + len(inner)] == inner for i in range(len(outer) - len(inner) + 1))
 
 
 def _is_date(part: str) -> bool:
@@ -112,9 +112,14 @@ def strip_site_name(title: str, sites: Sequence[str], references: Sequence[str] 
     folded = title.casefold()
     for reference in references:  # "Headline-Site", "Headline [Site]": separators without spaces
         reference = unescape(reference)
-        rest = folded[len(reference):].lstrip()
-        if (reference and len(reference) < len(title) and folded.startswith(reference.casefold())
-                and rest[:1] in _TIGHT_SEPARATORS and len(reference) >= MIN_HEADLINE_SHARE * len(title)):
+        rest = folded[len(reference) :].lstrip()
+        if (
+            reference
+            and len(reference) < len(title)
+            and folded.startswith(reference.casefold())
+            and rest[:1] in _TIGHT_SEPARATORS
+            and len(reference) >= MIN_HEADLINE_SHARE * len(title)
+        ):
             return title[: len(reference)].strip()
     parts = split_parts(title)
     if not 1 < len(parts) <= MAX_PARTS:
@@ -150,8 +155,13 @@ def _join(parts: Sequence[tuple[str, str]]) -> str:
     return " ".join(text.split())
 
 
-def choose_title(declared: Sequence[str | None], page_title: str, headings: Sequence[str],
-                 sites: Sequence[str], alternative: str | None = None) -> str:
+def choose_title(
+    declared: Sequence[str | None],
+    page_title: str,
+    headings: Sequence[str],
+    sites: Sequence[str],
+    alternative: str | None = None,
+) -> str:
     """The headline: the first declared title (JSON-LD, Open Graph, ...), else the ``<title>``, with
     the site name cut off; else the first ``<h1>``. A first declared title that nothing else on the
     page repeats gives way to ``alternative`` (the JSON-LD ``name``) when the ``<h1>`` shows that

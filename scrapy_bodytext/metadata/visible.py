@@ -25,16 +25,45 @@ from .dates import parse_date, remove_dates
 #: elements looked at before and after the headline, of the kinds that hold bylines and dates
 BEFORE = 20
 AFTER = 100
-TEXT_TAGS = ("div", "span", "p", "a", "li", "td", "dd", "dt", "address", "small", "strong", "b", "em", "i",
-             "cite", "font", "section", "header", "footer", "article", "time", "h2", "h3", "h4", "h5", "h6", "ul")
+TEXT_TAGS = (
+    "div",
+    "span",
+    "p",
+    "a",
+    "li",
+    "td",
+    "dd",
+    "dt",
+    "address",
+    "small",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "cite",
+    "font",
+    "section",
+    "header",
+    "footer",
+    "article",
+    "time",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+)
 MAX_TEXT = 300
 #: ancestors looked at when deciding whether an element belongs to another text
 ANCESTORS = 12
 
 # Patterns are matched against lower-cased text: case-insensitive alternations are several times
 # slower in ``re`` and run on every marked element.
-_AUTHOR_RE = re.compile(r"byline|author(?!i[stz])|writer|autor(?!i[stz])|auteur|reporter|journalist|creator|"
-                        r"posted-?by|contributor|by-line|verfasser")
+_AUTHOR_RE = re.compile(
+    r"byline|author(?!i[stz])|writer|autor(?!i[stz])|auteur|reporter|journalist|creator|"
+    r"posted-?by|contributor|by-line|verfasser"
+)
 _DATE_RE = re.compile(r"date|time|publish|posted|dateline|byline|datum|fecha|stamp|meta")
 #: class/id words of places whose names and dates are not the article's
 _ELSEWHERE_RE = re.compile(
@@ -43,11 +72,15 @@ _ELSEWHERE_RE = re.compile(
     r"caption|credit|copyright|bild|foto|photo|image|img|media|gallery"
 )
 #: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
-_BYLINE_START_RE = re.compile(r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
-                              r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者|记者)(?:\s*[:：]|\s+|$)")
+_BYLINE_START_RE = re.compile(
+    r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
+    r"autor(?:in)?(?:/autor)?|author|text|texto|testo|作者|記者|记者)(?:\s*[:：]|\s+|$)"
+)
 #: the path of a link to an author's page ("/author/jane-doe/", "/autoren/max-muster")
-_AUTHOR_HREF_RE = re.compile(r"/(?:authors?|autor(?:en|in)?|auteurs?|autori?|journalists?|journalist(?:in|en)|"
-                             r"redakteur(?:in)?|columnists?|contributors?|writers?|staff)/[^/?#]+/?(?:[?#]|$)")
+_AUTHOR_HREF_RE = re.compile(
+    r"/(?:authors?|autor(?:en|in)?|auteurs?|autori?|journalists?|journalist(?:in|en)|"
+    r"redakteur(?:in)?|columnists?|contributors?|writers?|staff)/[^/?#]+/?(?:[?#]|$)"
+)
 #: attributes that mark what an element holds
 _MARKING = frozenset(("class", "id", "itemprop", "rel"))
 #: first letters of those starts (a cheap test before the pattern)
@@ -59,8 +92,10 @@ _CONTAINER_TAGS = frozenset(("article", "section", "header", "footer", "ul"))
 _ELSEWHERE_TAGS = frozenset(("nav", "aside", "footer", "form", "figure", "figcaption"))
 #: a byline line found by how it starts is at most this long
 MAX_BYLINE_LINE = 150
-_UPDATED_RE = re.compile(r"updat|modif|edited|revis|reviewed|aktualisiert|actualiz|mis à jour|geändert|geprüft|"
-                         r"überarbeitet|aggiornat|atualizad|bijgewerkt")
+_UPDATED_RE = re.compile(
+    r"updat|modif|edited|revis|reviewed|aktualisiert|actualiz|mis à jour|geändert|geprüft|"
+    r"überarbeitet|aggiornat|atualizad|bijgewerkt"
+)
 #: elements of the body looked at for a marked byline or date line when nothing near the headline has one
 MAX_SCAN = 1000
 #: a short text that may state a date (a date takes at least 6 characters)
@@ -168,8 +203,13 @@ class Neighbourhood:
         self.itemprops: dict[str, list] = {}
         for el in elements:
             text = el.text
-            if (text and len(text) <= MAX_BYLINE_LINE and text.lstrip()[:1].lower() in _BYLINE_FIRST
-                    and _BYLINE_START_RE.match(text[:40].lower()) and el.tag not in ("script", "style")):
+            if (
+                text
+                and len(text) <= MAX_BYLINE_LINE
+                and text.lstrip()[:1].lower() in _BYLINE_FIRST
+                and _BYLINE_START_RE.match(text[:40].lower())
+                and el.tag not in ("script", "style")
+            ):
                 shown = byline_text(el)
                 if len(shown.split()) < 2 and len(el) == 0:  # "<b>By</b> <a>Jane Doe</a>": the name follows
                     following = el.getnext()
@@ -240,16 +280,25 @@ class Neighbourhood:
                 continue
             if el in marked:
                 text = text_of(el)
-                if (0 < len(text) <= MAX_TEXT and (value := parse_date(text, lang=lang)) and not self.elsewhere(el)
-                        and not self.listed(el, lang)):
+                if (
+                    0 < len(text) <= MAX_TEXT
+                    and (value := parse_date(text, lang=lang))
+                    and not self.elsewhere(el)
+                    and not self.listed(el, lang)
+                ):
                     found.append((near, "line", value, _is_update(text, _before(el))))
             for piece, context in ((el.text, _before), (el.tail, text_of)):
                 if not piece or not MIN_DATE_LINE <= len(piece) <= MAX_DATE_LINE * 2:
                     continue
                 piece = " ".join(piece.split())
-                if (MIN_DATE_LINE <= len(piece) <= MAX_DATE_LINE and not piece.isdigit()
-                        and (value := parse_date(piece, lang=lang)) and _date_with_label(piece)
-                        and not self.elsewhere(el) and not self.listed(el, lang)):
+                if (
+                    MIN_DATE_LINE <= len(piece) <= MAX_DATE_LINE
+                    and not piece.isdigit()
+                    and (value := parse_date(piece, lang=lang))
+                    and _date_with_label(piece)
+                    and not self.elsewhere(el)
+                    and not self.listed(el, lang)
+                ):
                     found.append((near, "line", value, _is_update(piece, context(el))))
         found.sort(key=lambda item: item[0])
         return ShownDates(
@@ -367,8 +416,12 @@ def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> Ma
         if found_date is None and el.tag != "time" and _DATE_RE.search(marks) and not _UPDATED_RE.search(marks):
             text = text_of(el, MAX_DATE_LINE)
             value = parse_date(text, lang=lang) if MIN_DATE_LINE <= len(text) <= MAX_DATE_LINE else None
-            if (value and not _is_update(text, _before(el)) and not elsewhere(el, article)
-                    and not in_dated_list(el, lang, article)):
+            if (
+                value
+                and not _is_update(text, _before(el))
+                and not elsewhere(el, article)
+                and not in_dated_list(el, lang, article)
+            ):
                 found_date = value
         if names and found_date:
             break

@@ -17,9 +17,8 @@ from lxml import etree
 
 from ..page.document import Document
 from .markdown import write_markdown
-from .text import clean_texts, render_slots
 from .structure import build
-
+from .text import clean_texts, render_slots
 
 #: the ways main text can be written
 OUTPUT_FORMATS = ("text", "markdown", "html")

@@ -159,7 +159,8 @@ def _lays_out(rows: list[list[etree._Element]]) -> bool:
     """Whether a table only lays out its content: one column, or cells holding code blocks or
     tables (a pipe table could not show them); it is then written as that content."""
     return all(len(cells) <= 1 for cells in rows) or any(
-        next(cell.iter("pre", "table"), None) is not None for cells in rows for cell in cells)
+        next(cell.iter("pre", "table"), None) is not None for cells in rows for cell in cells
+    )
 
 
 def _cell(cell: etree._Element) -> str:
@@ -212,7 +213,7 @@ def _protect_line(line: str) -> str:
         return "\\" + line
     numbered = _NUMBERED.match(line)
     if numbered:
-        return numbered[1] + "\\" + line[len(numbered[1]):]
+        return numbered[1] + "\\" + line[len(numbered[1]) :]
     return line
 
 

@@ -33,18 +33,35 @@ RENAMED = {"strike": "s", "del": "s", "tt": "code", "kbd": "code", "samp": "code
 _FLOW = frozenset(("p", "ul", "ol", "dl", "table", "blockquote", "pre", *HEADINGS))
 #: the blocks each kept element may hold (blocks absent here hold inline content only)
 CHILDREN: dict[str, frozenset[str]] = {
-    "article": _FLOW, "blockquote": _FLOW, "li": _FLOW, "dd": _FLOW, "td": _FLOW, "th": _FLOW,
-    "ul": frozenset(("li",)), "ol": frozenset(("li",)), "dl": frozenset(("dt", "dd")),
+    "article": _FLOW,
+    "blockquote": _FLOW,
+    "li": _FLOW,
+    "dd": _FLOW,
+    "td": _FLOW,
+    "th": _FLOW,
+    "ul": frozenset(("li",)),
+    "ol": frozenset(("li",)),
+    "dl": frozenset(("dt", "dd")),
     "table": frozenset(("caption", "thead", "tbody", "tfoot", "tr")),
-    "thead": frozenset(("tr",)), "tbody": frozenset(("tr",)), "tfoot": frozenset(("tr",)),
+    "thead": frozenset(("tr",)),
+    "tbody": frozenset(("tr",)),
+    "tfoot": frozenset(("tr",)),
     "tr": frozenset(("td", "th")),
 }
 #: every block kept
 BLOCKS = frozenset((*_FLOW, *(tag for allowed in CHILDREN.values() for tag in allowed)))
 #: elements that hold no text of their own: loose text in them goes into a new element of this kind
 WRAPPERS = {
-    "article": "p", "blockquote": "p", "ul": "li", "ol": "li", "dl": "dd",
-    "table": "tr", "thead": "tr", "tbody": "tr", "tfoot": "tr", "tr": "td",
+    "article": "p",
+    "blockquote": "p",
+    "ul": "li",
+    "ol": "li",
+    "dl": "dd",
+    "table": "tr",
+    "thead": "tr",
+    "tbody": "tr",
+    "tfoot": "tr",
+    "tr": "td",
 }
 #: link schemes that are no place to go
 _UNSAFE_SCHEMES = frozenset(("javascript", "vbscript", "data"))
@@ -146,8 +163,9 @@ class _Walk:
                 explained, matched = False, len(path)
             else:
                 cut, matched = self._common(path)
-                explained = any(entry.name not in INLINE for entry in self.stack[cut:]) or \
-                    any(self.name(element) not in INLINE for element in path[matched:])
+                explained = any(entry.name not in INLINE for entry in self.stack[cut:]) or any(
+                    self.name(element) not in INLINE for element in path[matched:]
+                )
                 del self.stack[cut:]
             if between in (LINE, CELL):
                 if not explained:  # a break no kept element makes: it may close some, to open again

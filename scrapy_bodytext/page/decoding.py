@@ -38,9 +38,7 @@ _EXTRA_LABELS = {
     **{f"x-cp125{n}": f"cp125{n}" for n in range(9)},
     **dict.fromkeys(("csiso88596e", "csiso88596i", "iso-8859-6-e", "iso-8859-6-i"), "iso8859-6"),
     "sun_eu_greek": "iso8859-7",
-    **dict.fromkeys(
-        ("csiso88598e", "iso-8859-8-e", "visual", "csiso88598i", "iso-8859-8-i", "logical"), "iso8859-8"
-    ),
+    **dict.fromkeys(("csiso88598e", "iso-8859-8-e", "visual", "csiso88598i", "iso-8859-8-i", "logical"), "iso8859-8"),
     "csisolatin9": "iso8859-15",
     **dict.fromkeys(("koi", "koi8"), "koi8-r"),
     "koi8-ru": "koi8-u",
@@ -50,9 +48,7 @@ _EXTRA_LABELS = {
     **dict.fromkeys(("csgb2312", "gb_2312", "x-gbk"), "gb18030"),
     **dict.fromkeys(("cn-big5", "x-x-big5"), "big5hkscs"),
     **dict.fromkeys(("cseucpkdfmtjapanese", "x-euc-jp"), "euc_jp"),
-    **dict.fromkeys(
-        ("cseuckr", "csksc56011987", "iso-ir-149", "ks_c_5601-1989", "ksc_5601", "windows-949"), "cp949"
-    ),
+    **dict.fromkeys(("cseuckr", "csksc56011987", "iso-ir-149", "ks_c_5601-1989", "ksc_5601", "windows-949"), "cp949"),
     "unicodefffe": "utf-16-be",
     **dict.fromkeys(("csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff"), "utf-16-le"),
 }
@@ -62,9 +58,32 @@ _NON_ASCII_RE = re.compile(rb"[\x80-\xff]")
 _TAG_RE = re.compile(rb"<[^<>]*>")
 #: legacy encodings of the WHATWG standard the detector chooses among (rare DOS/Mac pages confuse it)
 _DETECTABLE = (
-    "cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "iso8859_2",
-    "iso8859_4", "iso8859_5", "iso8859_6", "iso8859_7", "iso8859_8", "iso8859_13", "iso8859_15", "koi8_r",
-    "koi8_u", "cp866", "cp874", "gb18030", "big5hkscs", "euc_jp", "cp932", "cp949",
+    "cp1252",
+    "cp1250",
+    "cp1251",
+    "cp1253",
+    "cp1254",
+    "cp1255",
+    "cp1256",
+    "cp1257",
+    "cp1258",
+    "iso8859_2",
+    "iso8859_4",
+    "iso8859_5",
+    "iso8859_6",
+    "iso8859_7",
+    "iso8859_8",
+    "iso8859_13",
+    "iso8859_15",
+    "koi8_r",
+    "koi8_u",
+    "cp866",
+    "cp874",
+    "gb18030",
+    "big5hkscs",
+    "euc_jp",
+    "cp932",
+    "cp949",
 )
 
 
@@ -100,13 +119,11 @@ def decode(body: bytes, *, encoding: str | None = None, content_type: str | None
     Scrapy already chose); ``content_type`` is the HTTP header value when there is one."""
     bom_encoding, bom = read_bom(body)
     if bom_encoding:  # the BOM wins over anything declared, as in browsers
-        return to_unicode(body[len(bom):], bom_encoding), bom_encoding
+        return to_unicode(body[len(bom) :], bom_encoding), bom_encoding
     utf16 = utf16_byte_order(body)
     if utf16:
         return to_unicode(body, utf16), utf16
-    declared = (
-        resolve_label(encoding) or http_content_type_encoding(content_type) or declared_encoding(body)
-    )
+    declared = resolve_label(encoding) or http_content_type_encoding(content_type) or declared_encoding(body)
     if declared in _UTF16:  # a UTF-16 label on ASCII-compatible bytes (no NUL pattern)
         declared = "utf-8"
     if declared is None or declared == "utf-8":
@@ -144,7 +161,7 @@ def _detect(body: bytes) -> str | None:
     from cp1252) go to cp1252, the browsers' default."""
     first = _NON_ASCII_RE.search(body)
     start = first.start() if first else 0
-    sample = _TAG_RE.sub(b" ", body[start:start + DETECTION_SAMPLE])
+    sample = _TAG_RE.sub(b" ", body[start : start + DETECTION_SAMPLE])
     from charset_normalizer import from_bytes  # imported lazily: only undeclared non-UTF-8 pages need it
 
     results = from_bytes(sample, cp_isolation=list(_DETECTABLE))

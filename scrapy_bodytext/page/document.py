@@ -85,10 +85,21 @@ MIN_DEFERRED_PROSE = 400
 #: what a page names as a dialog, a menu, navigation or a page region around the content: hidden
 #: furniture, never revealed
 _FURNITURE_TAGS = frozenset(("nav", "dialog", "menu", "aside", "header", "footer", "form"))
-_FURNITURE_ROLES = frozenset((
-    "dialog", "alertdialog", "navigation", "menu", "menubar", "banner", "contentinfo", "complementary",
-    "search", "tooltip", "form",
-))
+_FURNITURE_ROLES = frozenset(
+    (
+        "dialog",
+        "alertdialog",
+        "navigation",
+        "menu",
+        "menubar",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "search",
+        "tooltip",
+        "form",
+    )
+)
 
 
 def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element], deadline: float | None = None) -> int:
@@ -128,9 +139,12 @@ def _is_furniture(el) -> bool:
     """Named a dialog, a menu, navigation or a region around the content, or hidden from assistive
     technology too (``aria-hidden``, ``aria-modal``)."""
     role = el.get("role")
-    return (el.tag in _FURNITURE_TAGS or (role is not None and role.strip().lower() in _FURNITURE_ROLES)
-            or (el.get("aria-modal") or "").strip().lower() == "true"
-            or (el.get("aria-hidden") or "").strip().lower() == "true")
+    return (
+        el.tag in _FURNITURE_TAGS
+        or (role is not None and role.strip().lower() in _FURNITURE_ROLES)
+        or (el.get("aria-modal") or "").strip().lower() == "true"
+        or (el.get("aria-hidden") or "").strip().lower() == "true"
+    )
 
 
 class Document:
@@ -142,9 +156,16 @@ class Document:
     the module that owns them.
     """
 
-    def __init__(self, root, *, url: str | None = None, encoding: str | None = None,
-                 max_nodes: int = 200_000, deadline: float | None = None,
-                 claims: PageClaims | None = None):
+    def __init__(
+        self,
+        root,
+        *,
+        url: str | None = None,
+        encoding: str | None = None,
+        max_nodes: int = 200_000,
+        deadline: float | None = None,
+        claims: PageClaims | None = None,
+    ):
         self.url = url
         self.encoding = encoding
         self.deadline = deadline

@@ -69,9 +69,7 @@ def stopwords(lang: str) -> frozenset[str]:
         import stopwordsiso
 
         words = stopwordsiso.stopwords(lang) if lang in supported() else set()
-        found = _LISTS[lang] = frozenset(
-            w.lower().replace("\u2019", "'") for w in words if any(map(str.isalpha, w))
-        )
+        found = _LISTS[lang] = frozenset(w.lower().replace("\u2019", "'") for w in words if any(map(str.isalpha, w)))
     return found
 
 

@@ -36,8 +36,7 @@ MAX_ATTRIBUTES = 256
 _LONG_TAG = 16384
 #: libxml2's HTML elements without an end tag (an end tag replayed for them would add an element)
 _VOID = frozenset(
-    "area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr"
-    .split()
+    "area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr".split()
 )
 #: elements whose content libxml2 keeps as raw text (replayed unescaped)
 _RAW_TEXT = frozenset("script style xmp iframe noembed noframes noscript plaintext".split())
@@ -88,8 +87,15 @@ _LOCAL = threading.local()
 def _html_parser(*, target=None, huge_tree: bool) -> etree.HTMLParser:
     # A plain etree parser: lxml.html's element-class lookup costs a Python call per element.
     return etree.HTMLParser(
-        target=target, recover=True, encoding="utf-8", remove_comments=True, remove_pis=True,
-        no_network=True, collect_ids=False, default_doctype=False, huge_tree=huge_tree,
+        target=target,
+        recover=True,
+        encoding="utf-8",
+        remove_comments=True,
+        remove_pis=True,
+        no_network=True,
+        collect_ids=False,
+        default_doctype=False,
+        huge_tree=huge_tree,
     )
 
 
@@ -145,8 +151,12 @@ def has_long_tag(data: bytes) -> bool:
             continue
         checked = opened
         text_start, text_end = opened + 2, opened + 2 + _LONG_TAG
-        if (text_end <= len(data) and data[opened + 1:text_start].isalpha()
-                and data.find(b">", text_start, text_end) < 0 and data.find(b"<", text_start, text_end) < 0):
+        if (
+            text_end <= len(data)
+            and data[opened + 1 : text_start].isalpha()
+            and data.find(b">", text_start, text_end) < 0
+            and data.find(b"<", text_start, text_end) < 0
+        ):
             return True
     return False
 

@@ -20,9 +20,7 @@ class Reason(str, Enum):
 
 
 #: reasons that mean the page was never looked at by an extractor
-SKIP_REASONS = frozenset(
-    {Reason.EMPTY, Reason.NOT_HTML, Reason.TOO_LARGE, Reason.TOO_MANY_NODES, Reason.UNDECODABLE}
-)
+SKIP_REASONS = frozenset({Reason.EMPTY, Reason.NOT_HTML, Reason.TOO_LARGE, Reason.TOO_MANY_NODES, Reason.UNDECODABLE})
 
 
 class LimitExceeded(Exception):

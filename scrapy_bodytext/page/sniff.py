@@ -6,9 +6,29 @@ import re
 
 #: leading bytes of common binary formats served with a wrong Content-Type
 _MAGIC = (
-    b"%PDF-", b"\x89PNG", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b", b"BZh",
-    b"\xfd7zXZ", b"7z\xbc\xaf", b"Rar!", b"OggS", b"ID3", b"fLaC", b"RIFF", b"\x00\x00\x01\x00",
-    b"wOFF", b"wOF2", b"\x7fELF", b"MZ", b"\xca\xfe\xba\xbe", b"(\xb5/\xfd", b"%!PS",
+    b"%PDF-",
+    b"\x89PNG",
+    b"GIF87a",
+    b"GIF89a",
+    b"\xff\xd8\xff",
+    b"PK\x03\x04",
+    b"\x1f\x8b",
+    b"BZh",
+    b"\xfd7zXZ",
+    b"7z\xbc\xaf",
+    b"Rar!",
+    b"OggS",
+    b"ID3",
+    b"fLaC",
+    b"RIFF",
+    b"\x00\x00\x01\x00",
+    b"wOFF",
+    b"wOF2",
+    b"\x7fELF",
+    b"MZ",
+    b"\xca\xfe\xba\xbe",
+    b"(\xb5/\xfd",
+    b"%!PS",
 )
 _CONTROL = bytes(range(0, 32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"").replace(b"\x0c", b"")
 _SAMPLE = 4096

@@ -23,14 +23,14 @@ from scrapy.utils.misc import load_object
 from scrapy.utils.python import global_object_name
 
 from ..config import ExtractConfig
-from ..workers.executors import Executor, WorkerLost, extract_timed, announce, make_executor, wait_for
+from ..result import ExtractionResult, Reason, empty_result
+from ..workers.executors import Executor, WorkerLost, announce, extract_timed, make_executor, wait_for
 from . import zyte
 from .middlewares import BodyTextDownloaderMiddleware
-from ..result import ExtractionResult, Reason, empty_result
 from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
 from .settings import BodyTextSettings
-from .startup import crawler_settings
 from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
+from .startup import crawler_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -152,8 +152,9 @@ class BodyTextPipeline:
         if article and not isinstance(config, str):
             config = self._article_config(config)
         if isinstance(config, str):
-            page.result = empty_result(str(page.extractor), Reason.ERROR, config,
-                                       output_format=self.settings.extract.output_format)
+            page.result = empty_result(
+                str(page.extractor), Reason.ERROR, config, output_format=self.settings.extract.output_format
+            )
             page.body = None
             return
         if page.pending is None:
@@ -220,8 +221,9 @@ class BodyTextPipeline:
             self.stats.inc_value(f"bodytext/pages/failed/{result.reason.value}")
             outcome = "dropped" if self.settings.on_failure == "drop" else "stored with empty text"
             level = logging.WARNING if result.reason in WARN_REASONS else logging.INFO
-            self._log(level, "No main text (%s: %s), items %s: %s", result.reason.value, result.detail, outcome,
-                      page.url)
+            self._log(
+                level, "No main text (%s: %s), items %s: %s", result.reason.value, result.detail, outcome, page.url
+            )
             if self.settings.on_failure == "drop":
                 self._announce_rejected(page, result, result.reason.value)
         elif result.is_article:
@@ -229,8 +231,14 @@ class BodyTextPipeline:
         else:
             self.stats.inc_value("bodytext/pages/non_articles")
             if self.settings.drop_non_articles:
-                self._log(logging.INFO, "Not an article (article_probability %.2f < %.2f, %s), items dropped: %s",
-                          result.article_probability, self._threshold, result.extractor, page.url)
+                self._log(
+                    logging.INFO,
+                    "Not an article (article_probability %.2f < %.2f, %s), items dropped: %s",
+                    result.article_probability,
+                    self._threshold,
+                    result.extractor,
+                    page.url,
+                )
                 reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
                 self._announce_rejected(page, result, reason)
 
@@ -238,8 +246,13 @@ class BodyTextPipeline:
         """The ``page_rejected`` signal, once per page whose items are dropped (the review feed's input)."""
         self.stats.inc_value("bodytext/pages/rejected")
         rejected = RejectedPage(
-            url=page.url, reason=reason, article_probability=result.article_probability, threshold=self._threshold,
-            extractor=result.extractor, title=result.title, detail=result.detail,
+            url=page.url,
+            reason=reason,
+            article_probability=result.article_probability,
+            threshold=self._threshold,
+            extractor=result.extractor,
+            title=result.title,
+            detail=result.detail,
         )
         self.crawler.signals.send_catch_log(page_rejected, page=rejected, spider=self.crawler.spider)
 
@@ -260,8 +273,11 @@ class BodyTextPipeline:
                 values[field] = list(value) if isinstance(value, tuple) else value
         if self.settings.zyte:
             shaped = zyte.article_values(result)
-            values.update((field, value) for field, value in shaped.items()
-                          if field in values or (field == zyte.HTML_FIELD and field not in missing))
+            values.update(
+                (field, value)
+                for field, value in shaped.items()
+                if field in values or (field == zyte.HTML_FIELD and field not in missing)
+            )
             zyte.fill_dict(adapter, values, overwrite=self.settings.zyte_overwrite)
         else:
             adapter.update(values)
@@ -282,7 +298,10 @@ class BodyTextPipeline:
                     "attrs field with a default), or choose fields it has with BODYTEXT_FIELDS (or "
                     "BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD). Its items are still kept or dropped by "
                     "article probability, without %s.",
-                    global_object_name(item_class), ", ".join(missing), " and ".join(missing), missing[0],
+                    global_object_name(item_class),
+                    ", ".join(missing),
+                    " and ".join(missing),
+                    missing[0],
                     "these fields" if len(missing) > 1 else "this field",
                 )
         return missing
@@ -297,10 +316,17 @@ class BodyTextPipeline:
         ):
             enabled = {load_object(path) for path in build_component_list(settings.getwithbase(setting))}
             if component not in enabled:
-                self._log(logging.WARNING, "BodyTextPipeline is enabled but %s is not in %s: no item will get "
-                          "main text (enable both, or use ADDONS = {'scrapy_bodytext.Addon': 0})",
-                          component.__name__, setting)
+                self._log(
+                    logging.WARNING,
+                    "BodyTextPipeline is enabled but %s is not in %s: no item will get "
+                    "main text (enable both, or use ADDONS = {'scrapy_bodytext.Addon': 0})",
+                    component.__name__,
+                    setting,
+                )
         if self.settings.rejected_feeds and self.crawler.get_extension(RejectedFeed) is None:
-            self._log(logging.WARNING, "BODYTEXT_REJECTED_FEED is set but the RejectedFeed extension is not in "
-                      "EXTENSIONS: no review feed will be written (add it, or use ADDONS = "
-                      "{'scrapy_bodytext.Addon': 0})")
+            self._log(
+                logging.WARNING,
+                "BODYTEXT_REJECTED_FEED is set but the RejectedFeed extension is not in "
+                "EXTENSIONS: no review feed will be written (add it, or use ADDONS = "
+                "{'scrapy_bodytext.Addon': 0})",
+            )

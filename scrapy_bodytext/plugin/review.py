@@ -68,7 +68,9 @@ class RejectedFeed:
         try:
             feed = cls(crawler, feeds)
         except NotConfigured as exc:  # refused by Scrapy's exporter for a reason it logged
-            stop_crawl(BodyTextSettingError(f"BODYTEXT_REJECTED_FEED: Scrapy's feed exporter refused it {exc}"), crawler)
+            stop_crawl(
+                BodyTextSettingError(f"BODYTEXT_REJECTED_FEED: Scrapy's feed exporter refused it {exc}"), crawler
+            )
         crawler.signals.connect(feed.open_spider, signals.spider_opened)
         crawler.signals.connect(feed.close_spider, signals.spider_closed)
         crawler.signals.connect(feed.page_rejected, page_rejected)

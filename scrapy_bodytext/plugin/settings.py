@@ -26,9 +26,9 @@ from ..config import (
     OUTPUT_FORMATS,
     ExtractConfig,
 )
-from ..workers.executors import default_workers
 from ..metadata import METADATA_VALUES
 from ..result import VALUE_NAMES
+from ..workers.executors import default_workers
 from . import zyte
 
 #: outcomes of a page the extractor could not handle (BODYTEXT_ON_FAILURE)
@@ -38,8 +38,19 @@ ON_FAILURE_CHOICES = ("drop", "store")
 FIELD_PRESETS: dict[str, tuple[str, ...]] = {
     "default": ("main_text", "article_probability"),
     "metadata": (
-        "main_text", "article_probability", "title", "published", "modified", "authors", "language",
-        "canonical_url", "site_name", "description", "image", "tags", "section",
+        "main_text",
+        "article_probability",
+        "title",
+        "published",
+        "modified",
+        "authors",
+        "language",
+        "canonical_url",
+        "site_name",
+        "description",
+        "image",
+        "tags",
+        "section",
     ),
     "all": tuple(VALUE_NAMES),
 }
@@ -132,8 +143,14 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     zyte_fields = reader.get("BODYTEXT_FIELDS", _has_zyte_preset)
     try:
         config = ExtractConfig(
-            extractor=extractor, threshold=threshold, max_body_size=max_body_size, max_nodes=max_nodes,
-            time_budget=time_budget, options=options, output_format=output_format, links=links,
+            extractor=extractor,
+            threshold=threshold,
+            max_body_size=max_body_size,
+            max_nodes=max_nodes,
+            time_budget=time_budget,
+            options=options,
+            output_format=output_format,
+            links=links,
             comments="comments" in written,  # collected only when written
             # read only when written, or for the review feed's titles
             metadata=bool(written & METADATA_VALUES or rejected_feeds),
@@ -201,6 +218,7 @@ class _Reader:
 # Converters: return the clean value or raise ValueError saying what is expected. Strings are
 # accepted where Scrapy's command line (-s NAME=value) can only pass strings.
 
+
 def _boolean(value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -218,6 +236,7 @@ def _integer(minimum: int) -> Callable[[Any], int]:
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise ValueError(f"expected an integer >= {minimum}")
         return value
+
     return convert
 
 
@@ -238,6 +257,7 @@ def _number(low: float, high: float | None, *, open_low: bool = False) -> Callab
         if too_low or (high is not None and value > high):
             raise ValueError(f"expected {expected}")
         return float(value)
+
     return convert
 
 
@@ -256,6 +276,7 @@ def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:
         if not isinstance(value, str) or value.strip().lower() not in choices:
             raise ValueError(f"expected one of {', '.join(map(repr, choices))}")
         return value.strip().lower()
+
     return convert
 
 
@@ -282,12 +303,13 @@ def _field_name(value: Any) -> str | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in NO_FIELD):
         return None
     if not isinstance(value, str) or not value.strip().isidentifier():
-        raise ValueError("expected an item field name (an identifier), or None (or \"\") not to write the field")
+        raise ValueError('expected an item field name (an identifier), or None (or "") not to write the field')
     return value.strip()
 
 
 def _list_of(convert: Callable[[Any], Any]) -> Callable[[Any], list]:
     """A list (or a comma-separated string) of values for ``convert``; an error names the bad entry."""
+
     def convert_all(value: Any) -> list:
         if isinstance(value, str):
             value = [part.strip() for part in value.split(",") if part.strip()]
@@ -300,6 +322,7 @@ def _list_of(convert: Callable[[Any], Any]) -> Callable[[Any], list]:
             except (TypeError, ValueError, ImportError) as exc:
                 raise ValueError(f"entry {item!r}: {exc}") from None
         return converted
+
     return convert_all
 
 
@@ -323,7 +346,10 @@ def _field_map(reader: _Reader) -> tuple[tuple[str, str], ...]:
     """BODYTEXT_FIELDS, with the fields of main_text and article_probability named by
     BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD unless BODYTEXT_FIELDS renames them itself."""
     chosen = reader.get("BODYTEXT_FIELDS", _fields)
-    for value_name, setting in (("main_text", "BODYTEXT_TEXT_FIELD"), ("article_probability", "BODYTEXT_PROBABILITY_FIELD")):
+    for value_name, setting in (
+        ("main_text", "BODYTEXT_TEXT_FIELD"),
+        ("article_probability", "BODYTEXT_PROBABILITY_FIELD"),
+    ):
         field = reader.get(setting, _field_name)
         if value_name not in chosen:
             continue
@@ -332,7 +358,8 @@ def _field_map(reader: _Reader) -> tuple[tuple[str, str], ...]:
         elif not reader.is_default(setting):
             raise BodyTextSettingError(
                 f"{setting}: BODYTEXT_FIELDS already names the field of {value_name} "
-                f"({chosen[value_name]!r}); set it in one place (got {reader.value(setting)!r})")
+                f"({chosen[value_name]!r}); set it in one place (got {reader.value(setting)!r})"
+            )
     pairs = tuple((name, field) for name, field in chosen.items() if field)
     fields = [field for _, field in pairs]
     repeated = sorted({field for field in fields if fields.count(field) > 1})
@@ -360,8 +387,10 @@ def _fields(value: Any) -> dict[str, str | None]:
     if isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     if not isinstance(value, (list, tuple)) or not value:
-        raise ValueError(f"expected a preset name ({', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}), value names, "
-                         "or a mapping {value: field}")
+        raise ValueError(
+            f"expected a preset name ({', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}), value names, "
+            "or a mapping {value: field}"
+        )
     chosen: dict[str, str | None] = {}
     for entry in value:
         if isinstance(entry, str) and entry in RENAMING_PRESETS:
@@ -376,7 +405,9 @@ def _fields(value: Any) -> dict[str, str | None]:
 def _has_zyte_preset(value: Any) -> bool:
     """Whether BODYTEXT_FIELDS (already validated) names the zyte-article preset."""
     if isinstance(value, str):
-        value = [part.strip() for part in value.split(",")] if value.strip()[:1] not in ("{", "[") else json.loads(value)
+        value = (
+            [part.strip() for part in value.split(",")] if value.strip()[:1] not in ("{", "[") else json.loads(value)
+        )
     return isinstance(value, (list, tuple)) and zyte.PRESET in value
 
 
@@ -384,8 +415,10 @@ def _value_name(name: Any) -> str:
     if name not in VALUE_NAMES:
         close = difflib.get_close_matches(str(name), [*VALUE_NAMES, *FIELD_PRESETS, *RENAMING_PRESETS], n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        raise ValueError(f"unknown result value {name!r}; {hint}known: {', '.join(VALUE_NAMES)}; "
-                         f"presets: {', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}")
+        raise ValueError(
+            f"unknown result value {name!r}; {hint}known: {', '.join(VALUE_NAMES)}; "
+            f"presets: {', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}"
+        )
     return name
 
 

@@ -19,8 +19,8 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.http import TextResponse
 
-from .middlewares import FLAG, TOO_LARGE_FLAG
 from ..result import ExtractionResult, Reason, empty_result
+from .middlewares import FLAG, TOO_LARGE_FLAG
 from .settings import BodyTextSettings
 from .startup import crawler_settings
 

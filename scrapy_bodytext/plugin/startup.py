@@ -59,8 +59,12 @@ def warn_unknown_names(crawler: Crawler) -> None:
     if unknown and crawler not in _warned:
         _warned.add(crawler)
         described = [f"{name} (did you mean {known}?)" if known else name for name, known in sorted(unknown.items())]
-        logger.warning("Unknown setting%s ignored: %s", "s" if len(unknown) > 1 else "", ", ".join(described),
-                       extra={"crawler": crawler})
+        logger.warning(
+            "Unknown setting%s ignored: %s",
+            "s" if len(unknown) > 1 else "",
+            ", ".join(described),
+            extra={"crawler": crawler},
+        )
 
 
 def stop_crawl(error: BodyTextSettingError, crawler: Crawler | None = None) -> NoReturn:
@@ -89,4 +93,5 @@ def _retrieve(error: BaseException, task: asyncio.Task) -> None:
     found = task.exception()  # marks the exception retrieved
     if found is not None and found is not error:  # another failure: report it as asyncio would
         task.get_loop().call_exception_handler(
-            {"message": "Task exception was never retrieved", "exception": found, "future": task})
+            {"message": "Task exception was never retrieved", "exception": found, "future": task}
+        )

@@ -14,8 +14,8 @@ import sys
 from collections.abc import MutableMapping
 from typing import Any
 
-from ..result import ExtractionResult
 from ..extras import missing_extra
+from ..result import ExtractionResult
 
 #: result value -> field of Zyte's ``Article`` (dict items: the field of the same name)
 ARTICLE_FIELDS: dict[str, str] = {

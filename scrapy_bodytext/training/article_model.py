@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..extractors.bodytext import page as page_level
-from ..extractors.bodytext.table import Table
-from .dataset import PageData
 from ..extractors.bodytext.model import Linear
+from ..extractors.bodytext.table import Table
 from ..extractors.probability import Platt
+from .dataset import PageData
 from .folds import training_indices
 from .paragraph_models import fit_linear
 
@@ -62,8 +62,9 @@ def fit_calibration(scores: np.ndarray, labels: np.ndarray) -> Platt:
     return Platt.fit(scores, labels, balanced=False, epsilon=CALIBRATION_EPSILON)
 
 
-def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: dict[int, np.ndarray],
-                       settings: ArticleSettings) -> tuple[dict[int, float], dict[int, float]]:
+def out_of_fold_scores(
+    pages: Sequence[PageData], folds: Sequence[str], rows: dict[int, np.ndarray], settings: ArticleSettings
+) -> tuple[dict[int, float], dict[int, float]]:
     """Raw out-of-fold article scores per page, with the URL evidence and without it."""
     with_url, no_url = {}, {}
     for fold in sorted(set(folds)):
@@ -71,16 +72,18 @@ def out_of_fold_scores(pages: Sequence[PageData], folds: Sequence[str], rows: di
         test = [k for k, name in enumerate(folds) if name == fold and k in rows]
         if not test:
             continue
-        model = fit_article(article_matrix([rows[k] for k in train]),
-                            np.array([pages[k].is_article for k in train], float), settings)
+        model = fit_article(
+            article_matrix([rows[k] for k in train]), np.array([pages[k].is_article for k in train], float), settings
+        )
         x = article_matrix([rows[k] for k in test])
         for k, a, b in zip(test, model.predict(x), model.predict(without_url(x))):
             with_url[k], no_url[k] = float(a), float(b)
     return with_url, no_url
 
 
-def cross_calibrated(pages: Sequence[PageData], folds: Sequence[str], scores: dict[int, float],
-                     reference: Sequence[tuple[int, float]]) -> dict[int, float]:
+def cross_calibrated(
+    pages: Sequence[PageData], folds: Sequence[str], scores: dict[int, float], reference: Sequence[tuple[int, float]]
+) -> dict[int, float]:
     """Each fold's ``scores`` calibrated by a map fitted on the ``reference`` (page,
     score) pairs of the pages the fold's model may see (other folds, other sites): a map fitted on
     scores of other pages, as the shipped map is for pages it never saw."""
@@ -91,8 +94,9 @@ def cross_calibrated(pages: Sequence[PageData], folds: Sequence[str], scores: di
         test = [k for k, name in enumerate(folds) if name == fold and k in scores]
         if not test:
             continue
-        calibration = fit_calibration(np.array([score for _, score in train]),
-                                      np.array([pages[k].is_article for k, _ in train], float))
+        calibration = fit_calibration(
+            np.array([score for _, score in train]), np.array([pages[k].is_article for k, _ in train], float)
+        )
         for k, value in zip(test, calibration.apply(np.array([scores[k] for k in test]))):
             calibrated[k] = float(value)
     return calibrated

@@ -30,18 +30,37 @@ from pathlib import Path
 
 import numpy as np
 
-from ..evaluation.metrics import ShingleMatch, brier_score, reliability_table, roc_auc, shingle_match, shingle_prf, token_f1
+from ..evaluation.metrics import (
+    ShingleMatch,
+    brier_score,
+    reliability_table,
+    roc_auc,
+    shingle_match,
+    shingle_prf,
+    token_f1,
+)
 from ..extractors.bodytext import Guard, select
 from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext.model import MODEL_FILE, Model, write_model
 from .article_model import (
-    ArticleSettings, article_matrix, cross_calibrated, fit_article, fit_calibration, out_of_fold_scores,
+    ArticleSettings,
+    article_matrix,
+    cross_calibrated,
+    fit_article,
+    fit_calibration,
+    out_of_fold_scores,
 )
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
 from .fingerprint import feature_fingerprint
 from .folds import MODES, assign_folds
 from .paragraph_models import (
-    ParagraphSettings, ParagraphTable, context_matrix, fit_first, fit_second, out_of_fold, per_page,
+    ParagraphSettings,
+    ParagraphTable,
+    context_matrix,
+    fit_first,
+    fit_second,
+    out_of_fold,
+    per_page,
 )
 from .peers import peer_texts
 
@@ -81,8 +100,10 @@ def fold_names(pages: Sequence[PageData], mode: str) -> list[str]:
     for data in pages:
         sizes[data.source] += 1
     folds = assign_folds(pages, mode)
-    return [f"small sources{name[len(data.source):]}" if sizes[data.source] < SMALL_SOURCE else name
-            for data, name in zip(pages, folds)]
+    return [
+        f"small sources{name[len(data.source) :]}" if sizes[data.source] < SMALL_SOURCE else name
+        for data, name in zip(pages, folds)
+    ]
 
 
 @dataclass
@@ -112,9 +133,14 @@ def macro_f1(figures: dict[str, TextFigures]) -> float:
     return statistics.fmean(values) if values else figures["all"].row()[3]
 
 
-def selected_texts(pages: Sequence[PageData], scores: list[list[float] | None], cut: float,
-                   relative_cut: float, guard: Guard | None = None,
-                   only: Sequence[int] | None = None) -> dict[int, tuple[str, list[int]]]:
+def selected_texts(
+    pages: Sequence[PageData],
+    scores: list[list[float] | None],
+    cut: float,
+    relative_cut: float,
+    guard: Guard | None = None,
+    only: Sequence[int] | None = None,
+) -> dict[int, tuple[str, list[int]]]:
     """Per page with paragraphs (of ``only``, default all): the main text the selection gives and
     the kept paragraphs."""
     found = {}
@@ -138,8 +164,9 @@ def text_figures(pages: Sequence[PageData], texts: dict[int, str]) -> dict[str, 
     return figures
 
 
-def judgement(pages: Sequence[PageData], probabilities: dict[int, float], texts: dict[int, str],
-              threshold: float) -> dict[str, float]:
+def judgement(
+    pages: Sequence[PageData], probabilities: dict[int, float], texts: dict[int, str], threshold: float
+) -> dict[str, float]:
     """Article judgement at ``threshold`` (pages without paragraphs count as judged non-articles)."""
     labels, values = [], []
     dropped = kept = 0
@@ -155,10 +182,14 @@ def judgement(pages: Sequence[PageData], probabilities: dict[int, float], texts:
     articles = sum(labels)
     others = len(labels) - articles
     return {
-        "articles": articles, "non_articles": others, "articles_dropped": dropped,
-        "articles_dropped_share": dropped / max(articles, 1), "non_articles_dropped": others - kept,
+        "articles": articles,
+        "non_articles": others,
+        "articles_dropped": dropped,
+        "articles_dropped_share": dropped / max(articles, 1),
+        "non_articles_dropped": others - kept,
         "non_articles_dropped_share": (others - kept) / max(others, 1),
-        "accuracy": 1 - (dropped + kept) / max(len(labels), 1), "roc_auc": roc_auc(values, labels) or math.nan,
+        "accuracy": 1 - (dropped + kept) / max(len(labels), 1),
+        "roc_auc": roc_auc(values, labels) or math.nan,
         "brier": brier_score(values, labels),
     }
 
@@ -183,8 +214,16 @@ class Scheme:
     article: dict
 
 
-def run_scheme(pages, table, mode: str, settings: ParagraphSettings, cache: str | None, processes: int, log,
-               fixed: Scheme | None = None) -> Scheme:
+def run_scheme(
+    pages,
+    table,
+    mode: str,
+    settings: ParagraphSettings,
+    cache: str | None,
+    processes: int,
+    log,
+    fixed: Scheme | None = None,
+) -> Scheme:
     """OOF figures under fold ``mode``; the cut and article class weight are chosen here on OOF
     scores, or taken from ``fixed`` (a scheme that chose them)."""
     folds = fold_names(pages, mode)
@@ -204,22 +243,40 @@ def run_scheme(pages, table, mode: str, settings: ParagraphSettings, cache: str 
     settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
     chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
     texts = {k: text for k, (text, _) in chosen.items()}
-    rows = {k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k])
-            for k, (_, keep) in chosen.items()}
+    rows = {
+        k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k]) for k, (_, keep) in chosen.items()
+    }
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
     article_settings, article = choose_article_weight(pages, folds, rows, texts, weights)
     log(f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}")
-    return Scheme(mode, folds, first, second, cut_grid, guard_grid, guard, settings, texts, text_figures(pages, texts), rows,
-                  article_settings, article)
+    return Scheme(
+        mode,
+        folds,
+        first,
+        second,
+        cut_grid,
+        guard_grid,
+        guard,
+        settings,
+        texts,
+        text_figures(pages, texts),
+        rows,
+        article_settings,
+        article,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_bodytext.training", description=__doc__.splitlines()[0])
     parser.add_argument("corpus", help="labelled corpus folder (index.jsonl + pages)")
-    parser.add_argument("--folds", choices=MODES, default="source",
-                        help="the scheme everything is chosen on: source (default: leave one source out), mixed "
-                             "(small sources left out whole, large ones in groups of sites), site (groups of sites "
-                             "inside every source); the other of source and mixed is printed beside it")
+    parser.add_argument(
+        "--folds",
+        choices=MODES,
+        default="source",
+        help="the scheme everything is chosen on: source (default: leave one source out), mixed "
+        "(small sources left out whole, large ones in groups of sites), site (groups of sites "
+        "inside every source); the other of source and mixed is printed beside it",
+    )
     parser.add_argument("--no-strict", action="store_true", help="print the chosen scheme only (no second scheme)")
     parser.add_argument("--processes", type=int, default=2, help="folds fitted at once (default 2)")
     parser.add_argument("--cache", help="pickle file keeping the parsed pages (and OOF scores) between runs")
@@ -227,8 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-peers", action="store_true", help="do not run trafilatura and readability")
     parser.add_argument("--write", action="store_true", help=f"fit on every page and write {MODEL_FILE.name}")
     parser.add_argument("--json", help="also write the figures to this JSON file")
-    parser.add_argument("--ablate", action="store_true",
-                        help="print the leave-one-source-out judgement with each article feature left out in turn")
+    parser.add_argument(
+        "--ablate",
+        action="store_true",
+        help="print the leave-one-source-out judgement with each article feature left out in turn",
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -247,28 +307,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     peers = {} if args.no_peers else peer_texts(pages, args.corpus, args.peer_cache, log)
     peer_figures = {name: text_figures(pages, found) for name, found in peers.items()}
     report = {
-        "corpus": str(args.corpus), "corpus_fingerprint": corpus_fingerprint(args.corpus),
-        "code_fingerprint": code_fingerprint(), "feature_fingerprint": feature_fingerprint(),
-        "date": datetime.date.today().isoformat(), "folds": args.folds,
-        "settings": asdict(main_scheme.settings), "article_settings": asdict(main_scheme.article_settings),
+        "corpus": str(args.corpus),
+        "corpus_fingerprint": corpus_fingerprint(args.corpus),
+        "code_fingerprint": code_fingerprint(),
+        "feature_fingerprint": feature_fingerprint(),
+        "date": datetime.date.today().isoformat(),
+        "folds": args.folds,
+        "settings": asdict(main_scheme.settings),
+        "article_settings": asdict(main_scheme.article_settings),
         "cut_grid": {str(c): round(f, 4) for c, f in main_scheme.cut_grid.items()},
         "guard": asdict(main_scheme.guard),
         "guard_grid": {str(tuple(asdict(g).values())): round(f, 4) for g, f in main_scheme.guard_grid.items()},
         "schemes": {
             scheme.mode: {
-                "text": {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                                          (round(v, 4) for v in fig.row())))
-                         | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
-                         for source, fig in scheme.text.items()},
+                "text": {
+                    source: dict(
+                        zip(
+                            ("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
+                            (round(v, 4) for v in fig.row()),
+                        )
+                    )
+                    | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
+                    for source, fig in scheme.text.items()
+                },
                 "judgement": scheme.article["judgement"],
                 "reliability": scheme.article["reliability"],
-            } for scheme in schemes
+            }
+            for scheme in schemes
         },
-        "peers": {name: {source: dict(zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                                          (round(v, 4) for v in fig.row())))
-                         | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
-                         for source, fig in figs.items()}
-                  for name, figs in peer_figures.items()},
+        "peers": {
+            name: {
+                source: dict(
+                    zip(
+                        ("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
+                        (round(v, 4) for v in fig.row()),
+                    )
+                )
+                | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
+                for source, fig in figs.items()
+            }
+            for name, figs in peer_figures.items()
+        },
     }
     print_report(pages, schemes, peer_figures, page_groups(pages, args.corpus))
     if args.ablate:
@@ -289,12 +368,14 @@ def paragraph_scores(pages, folds, table, settings, cache: str | None, processes
         stored_key, values = pickle.loads(Path(cache).read_bytes())
         if stored_key == key:
             return values
-    first_values = out_of_fold(pages, folds, table, table.base, lambda x, y, w: fit_first(x, y, w, settings),
-                               "first pass", processes)
+    first_values = out_of_fold(
+        pages, folds, table, table.base, lambda x, y, w: fit_first(x, y, w, settings), "first pass", processes
+    )
     first = per_page(pages, table, first_values)
     second_x = np.hstack([table.base, context_matrix(pages, table, first)])
-    second_values = out_of_fold(pages, folds, table, second_x, lambda x, y, w: fit_second(x, y, w, settings),
-                                "second pass", processes)
+    second_values = out_of_fold(
+        pages, folds, table, second_x, lambda x, y, w: fit_second(x, y, w, settings), "second pass", processes
+    )
     values = (first, per_page(pages, table, second_values))
     if cache:
         Path(cache).write_bytes(pickle.dumps((key, values)))
@@ -309,15 +390,22 @@ def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) ->
         settings = ArticleSettings(article_weight=weight)
         with_url, no_url = out_of_fold_scores(pages, folds, rows, settings)
         reference = [*with_url.items(), *no_url.items()]
-        calibrated = {name: cross_calibrated(pages, folds, scores, reference)
-                      for name, scores in (("with URL", with_url), ("without URL", no_url))}
+        calibrated = {
+            name: cross_calibrated(pages, folds, scores, reference)
+            for name, scores in (("with URL", with_url), ("without URL", no_url))
+        }
         figures = {name: judgement(pages, values, texts, settings.threshold) for name, values in calibrated.items()}
         tried[weight] = (settings, figures, calibrated, with_url, no_url)
+
     def quality(weight):
         figures = tried[weight][1]
         worst_drop = max(f["articles_dropped_share"] for f in figures.values())
-        return (worst_drop <= MAX_ARTICLES_DROPPED, min(f["non_articles_dropped_share"] for f in figures.values()),
-                -worst_drop)
+        return (
+            worst_drop <= MAX_ARTICLES_DROPPED,
+            min(f["non_articles_dropped_share"] for f in figures.values()),
+            -worst_drop,
+        )
+
     weight = max(tried, key=quality)
     settings, figures, calibrated, with_url, no_url = tried[weight]
     values = calibrated["with URL"]
@@ -339,38 +427,59 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
     second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])
     second_model = fit_second(second_x, table.label, table.weight, settings)
     keys = sorted(rows)
-    article_model = fit_article(article_matrix([rows[k] for k in keys]),
-                                np.array([pages[k].is_article for k in keys], float), article_settings)
+    article_model = fit_article(
+        article_matrix([rows[k] for k in keys]), np.array([pages[k].is_article for k in keys], float), article_settings
+    )
     raw = scheme.article["raw"]
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
-    calibration = fit_calibration(np.array([s for _, s in pooled]),
-                                  np.array([pages[k].is_article for k, _ in pooled], float))
-    about = {key: report[key] for key in ("date", "corpus", "corpus_fingerprint", "code_fingerprint",
-                                          "feature_fingerprint", "folds", "settings", "article_settings", "cut_grid")}
-    about["out_of_fold"] = {mode: {"text": figures["text"]["all"], "sources": figures["text"],
-                                   "judgement": figures["judgement"]}
-                            for mode, figures in report["schemes"].items()}
+    calibration = fit_calibration(
+        np.array([s for _, s in pooled]), np.array([pages[k].is_article for k, _ in pooled], float)
+    )
+    about = {
+        key: report[key]
+        for key in (
+            "date",
+            "corpus",
+            "corpus_fingerprint",
+            "code_fingerprint",
+            "feature_fingerprint",
+            "folds",
+            "settings",
+            "article_settings",
+            "cut_grid",
+        )
+    }
+    about["out_of_fold"] = {
+        mode: {"text": figures["text"]["all"], "sources": figures["text"], "judgement": figures["judgement"]}
+        for mode, figures in report["schemes"].items()
+    }
     about["peers_out_of_fold"] = report["peers"]
     about["guard_grid"] = report["guard_grid"]
-    return Model(first_model, second_model, article_model, calibration, settings.cut, settings.relative_cut, about,
-                 scheme.guard)
+    return Model(
+        first_model, second_model, article_model, calibration, settings.cut, settings.relative_cut, about, scheme.guard
+    )
 
 
 def print_ablation(pages, scheme: Scheme) -> None:
     """The judgement of ``scheme`` with each article feature left out in turn (its column zeroed,
     so its weight cannot matter): a feature earns its place when leaving it out makes it worse."""
     print()
-    print(f"## Article features left out one at a time, {scheme.mode} folds "
-          "(articles dropped, non-articles dropped with URL; without URL; ROC AUC with URL)")
+    print(
+        f"## Article features left out one at a time, {scheme.mode} folds "
+        "(articles dropped, non-articles dropped with URL; without URL; ROC AUC with URL)"
+    )
     print()
     print("| left out | with URL | without URL | ROC AUC |")
     print("|---|---|---|---|")
     for name in ("(none)", *page_level.FEATURES):
         rows = {k: row | {name: 0.0} if name in row else row for k, row in scheme.rows.items()}
-        _, figures = choose_article_weight(pages, scheme.folds, rows, scheme.texts,
-                                           (scheme.article_settings.article_weight,))
-        cells = [f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
-                 for f in figures["judgement"].values()]
+        _, figures = choose_article_weight(
+            pages, scheme.folds, rows, scheme.texts, (scheme.article_settings.article_weight,)
+        )
+        cells = [
+            f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
+            for f in figures["judgement"].values()
+        ]
         print(f"| {name} | {cells[0]} | {cells[1]} | {figures['judgement']['with URL']['roc_auc']:.4f} |")
 
 
@@ -384,16 +493,20 @@ SCHEME_TITLES = {
 def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) -> None:
     """The figures, leave-one-source-out first (the headline: it predicts pages of unseen sources)."""
     names = list(peer_figures)
-    print(f"Out-of-fold figures on {len(pages)} pages: no page is scored by a model fitted on its fold or on any "
-          f"page of its site")
+    print(
+        f"Out-of-fold figures on {len(pages)} pages: no page is scored by a model fitted on its fold or on any "
+        f"page of its site"
+    )
     for scheme in schemes:
         ours = scheme.text
         sources = sorted(s for s in ours if s != "all") + ["all"]
         print()
         print(f"## Main text, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]})")
         print()
-        print("Article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1); "
-              f"lost = articles whose text holds less than {RECALL_FAILURE} of the gold's shingles")
+        print(
+            "Article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1); "
+            f"lost = articles whose text holds less than {RECALL_FAILURE} of the gold's shingles"
+        )
         print()
         header = "| source | pages | bodytext F1 | P | R | shingle F1 | lost |"
         for name in names:
@@ -411,21 +524,29 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
             print(line)
         if len(scheme.cut_grid) > 1:
             print()
-            print("Paragraph cut chosen on these figures (shingle F1, mean over sources): "
-                  + ", ".join(f"{c} → {f:.4f}" for c, f in scheme.cut_grid.items()))
+            print(
+                "Paragraph cut chosen on these figures (shingle F1, mean over sources): "
+                + ", ".join(f"{c} → {f:.4f}" for c, f in scheme.cut_grid.items())
+            )
         if len(scheme.guard_grid) > 1:
-            print("Recall guard chosen on these figures (share, cut, prose ratio → shingle F1, mean over sources): "
-                  + ", ".join(f"({g.share}, {g.cut}, {g.prose_ratio}) → {f:.4f}" for g, f in scheme.guard_grid.items()))
+            print(
+                "Recall guard chosen on these figures (share, cut, prose ratio → shingle F1, mean over sources): "
+                + ", ".join(f"({g.share}, {g.cut}, {g.prose_ratio}) → {f:.4f}" for g, f in scheme.guard_grid.items())
+            )
         print()
-        print(f"## Article judgement, {scheme.mode} folds, at probability {scheme.article_settings.threshold} "
-              "(cross-calibrated)")
+        print(
+            f"## Article judgement, {scheme.mode} folds, at probability {scheme.article_settings.threshold} "
+            "(cross-calibrated)"
+        )
         print()
         print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
         print("|---|---|---|---|---|---|")
         for name, fig in scheme.article["judgement"].items():
-            print(f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
-                  f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
-                  f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |")
+            print(
+                f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
+                f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
+                f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |"
+            )
         print()
         print("Per source and page type: articles dropped, non-articles dropped (with URL / without URL)")
         print()
@@ -437,8 +558,14 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
             cells = []
             for is_article in (True, False):
                 ks = [k for k in members if pages[k].is_article == is_article]
-                judged = [sum(1 for k in ks if probabilities[name].get(k, 0.0) >= scheme.article_settings.threshold
-                              and scheme.texts.get(k)) for name in ("with URL", "without URL")]
+                judged = [
+                    sum(
+                        1
+                        for k in ks
+                        if probabilities[name].get(k, 0.0) >= scheme.article_settings.threshold and scheme.texts.get(k)
+                    )
+                    for name in ("with URL", "without URL")
+                ]
                 dropped = [len(ks) - j for j in judged]
                 if is_article:
                     cells += [str(len(ks)), f"{dropped[0]} / {dropped[1]}" if ks else "–"]
@@ -448,11 +575,16 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
         tried = scheme.article["tried"]
         if len(tried) > 1:
             print()
-            print("Article class weights tried (articles dropped / non-articles dropped, with URL; without URL): "
-                  + "; ".join(f"{w}: {f['with URL']['articles_dropped_share']:.1%} / "
-                              f"{f['with URL']['non_articles_dropped_share']:.1%}, "
-                              f"{f['without URL']['articles_dropped_share']:.1%} / "
-                              f"{f['without URL']['non_articles_dropped_share']:.1%}" for w, f in tried.items()))
+            print(
+                "Article class weights tried (articles dropped / non-articles dropped, with URL; without URL): "
+                + "; ".join(
+                    f"{w}: {f['with URL']['articles_dropped_share']:.1%} / "
+                    f"{f['with URL']['non_articles_dropped_share']:.1%}, "
+                    f"{f['without URL']['articles_dropped_share']:.1%} / "
+                    f"{f['without URL']['non_articles_dropped_share']:.1%}"
+                    for w, f in tried.items()
+                )
+            )
         print()
         print(f"Reliability, {scheme.mode} folds, with URLs: share of articles among the pages given each probability")
         print()
@@ -461,5 +593,7 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
         for b in scheme.article["reliability"]:
             if b["pages"]:
                 gap = b["article_share"] - b["mean_probability"]
-                print(f"| {b['low']:.1f}–{b['high']:.1f} | {b['pages']} | {b['mean_probability']:.3f} | "
-                      f"{b['article_share']:.3f} | {gap:+.3f} |")
+                print(
+                    f"| {b['low']:.1f}–{b['high']:.1f} | {b['pages']} | {b['mean_probability']:.3f} | "
+                    f"{b['article_share']:.3f} | {gap:+.3f} |"
+                )

@@ -20,12 +20,12 @@ from urllib.parse import urlsplit
 
 from ..api import load_document
 from ..config import ExtractConfig
-from ..page.decoding import decode
-from ..page.document import LimitExceeded
 from ..evaluation.corpus import LabelledPage, iter_corpus, registrable_domain
 from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext import units
 from ..output.text import render_slots
+from ..page.decoding import decode
+from ..page.document import LimitExceeded
 from .labels import paragraph_labels
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -85,8 +85,9 @@ def page_site(page: LabelledPage, text: str) -> str:
 
 def build_page(page: LabelledPage, config: ExtractConfig) -> PageData:
     text = decode(page.body, encoding=page.charset)[0]
-    data = PageData(page.id, page.source, page_site(page, text), page.url, page.is_article, page.gold_text,
-                    None, {}, [], [])
+    data = PageData(
+        page.id, page.source, page_site(page, text), page.url, page.is_article, page.gold_text, None, {}, [], []
+    )
     try:
         doc = load_document(page.body, config, url=page.url, encoding=page.charset)
     except LimitExceeded:

@@ -25,7 +25,9 @@ _MENU = "".join(f'<li><a href="/section/{name.lower()}/">{name}</a></li>' for na
 
 #: (url, html) of the pages the fingerprint reads
 PROBE_PAGES = (
-    ("https://news.example/2024/03/12/council-keeps-library-open", f"""<!doctype html><html lang="en"><head>
+    (
+        "https://news.example/2024/03/12/council-keeps-library-open",
+        f"""<!doctype html><html lang="en"><head>
 <title>Council keeps the library open</title><meta property="og:type" content="article">
 <script type="application/ld+json">{{"@type": "NewsArticle", "datePublished": "2024-03-12"}}</script></head><body>
 <header><nav><ul class="menu">{_MENU}</ul></nav></header>
@@ -42,18 +44,25 @@ PROBE_PAGES = (
 <div class="comment"><p class="author">Bob</p><p>I disagree: the pool should come first.</p></div>
 <div class="comment"><p class="author">Cy</p><p>Thanks for the report.</p></div>
 <form><p>Leave a reply</p><input name="name"><button>Post</button></form></section>
-<footer><p>© 2024 Example News. All rights reserved.</p></footer></body></html>"""),
-    ("https://shop.example/category/lamps", f"""<html><head><title>Lamps | Shop</title></head><body>
+<footer><p>© 2024 Example News. All rights reserved.</p></footer></body></html>""",
+    ),
+    (
+        "https://shop.example/category/lamps",
+        f"""<html><head><title>Lamps | Shop</title></head><body>
 <nav><ul>{_MENU}</ul></nav><h1>Lamps</h1>
 <div class="product"><h3><a href="/p/1">Desk lamp</a></h3><p>A small lamp for the desk.</p><span>$19.99</span>
 <button>Add to cart</button></div>
 <div class="product"><h3><a href="/p/2">Floor lamp</a></h3><p>A tall lamp for the corner.</p><span>$49.99</span>
 <button>Add to cart</button></div>
 <div class="product"><h3><a href="/p/3">Wall lamp</a></h3><p>A lamp for the hall.</p><span>$29.99</span>
-<button>Add to cart</button></div></body></html>"""),
-    (None, """<html lang="de"><head><title>Bericht</title></head><body><div id="content">
+<button>Add to cart</button></div></body></html>""",
+    ),
+    (
+        None,
+        """<html lang="de"><head><title>Bericht</title></head><body><div id="content">
 <p>Der Gemeinderat hat am Dienstag beschlossen, dass die Bibliothek am Abend geöffnet bleibt, und die
-Mitglieder waren sich nach einer langen Debatte einig.</p><p>Kommentare</p></div></body></html>"""),
+Mitglieder waren sich nach einer langen Debatte einig.</p><p>Kommentare</p></div></body></html>""",
+    ),
 )
 
 
@@ -71,11 +80,13 @@ def feature_values() -> list[dict[str, dict[str, list[float]]]]:
         first = [(i * 7 % 10) / 10 for i in range(len(paras.starts))]
         rows = context.context_rows(paras, first)
         article = page.article_row(paras, page.page_evidence(doc, paras), paras.candidates, first)
-        found.append({
-            "paragraphs": {name: _rounded(paras.rows.column(name)) for name in units.FEATURES},
-            "context": {name: _rounded(rows.column(name)) for name in context.FEATURES},
-            "article": {name: _rounded([article[name]]) for name in page.FEATURES},
-        })
+        found.append(
+            {
+                "paragraphs": {name: _rounded(paras.rows.column(name)) for name in units.FEATURES},
+                "context": {name: _rounded(rows.column(name)) for name in context.FEATURES},
+                "article": {name: _rounded([article[name]]) for name in page.FEATURES},
+            }
+        )
     return found
 
 

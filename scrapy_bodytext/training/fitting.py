@@ -27,9 +27,18 @@ def quantile_bins(x: np.ndarray, bins: int) -> list[np.ndarray]:
 
 
 def fit_trees(
-    x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, *, trees: int = 200, depth: int = 4,
-    learning_rate: float = 0.1, l2: float = 10.0, bins: int = 32,
-    subsample: float = 1.0, seed: int = 0, names: tuple[str, ...] | None = None,
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray | None = None,
+    *,
+    trees: int = 200,
+    depth: int = 4,
+    learning_rate: float = 0.1,
+    l2: float = 10.0,
+    bins: int = 32,
+    subsample: float = 1.0,
+    seed: int = 0,
+    names: tuple[str, ...] | None = None,
 ) -> Trees:
     """Boost ``trees`` oblivious trees of ``depth`` levels on the weighted log loss of ``y`` in [0, 1]
     (``names``: the features of the columns of ``x``; ``x0``, ``x1``, ... when not given)."""
@@ -87,8 +96,13 @@ def fit_trees(
         chosen_t.append(tree_t)
         chosen_leaves.append(values)
         raw += values[full_index]
-    return Trees(base, np.array(chosen_f, np.int64).reshape(-1, depth), np.array(chosen_t, float).reshape(-1, depth),
-                 np.array(chosen_leaves, float).reshape(-1, size), column_names(m, names))
+    return Trees(
+        base,
+        np.array(chosen_f, np.int64).reshape(-1, depth),
+        np.array(chosen_t, float).reshape(-1, depth),
+        np.array(chosen_leaves, float).reshape(-1, size),
+        column_names(m, names),
+    )
 
 
 def column_names(columns: int, names: tuple[str, ...] | None) -> tuple[str, ...]:

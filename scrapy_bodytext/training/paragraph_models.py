@@ -72,7 +72,7 @@ class ParagraphTable:
         table = cls(np.array(page), np.array(index), base_x, np.array(label, float), np.array(weight, float))
         order = np.argsort(table.page, kind="stable")
         bounds = np.searchsorted(table.page[order], np.arange(len(pages) + 1))
-        table.page_rows = {k: order[bounds[k]:bounds[k + 1]] for k in range(len(pages)) if bounds[k + 1] > bounds[k]}
+        table.page_rows = {k: order[bounds[k] : bounds[k + 1]] for k in range(len(pages)) if bounds[k + 1] > bounds[k]}
         return table
 
     def rows_of(self, page_indices: Sequence[int]) -> np.ndarray:
@@ -91,8 +91,17 @@ def fit_first(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSe
 
 
 def fit_second(x: np.ndarray, y: np.ndarray, w: np.ndarray, settings: ParagraphSettings) -> SecondPass:
-    trees = fit_trees(x, y, w, trees=settings.trees, depth=settings.depth, learning_rate=settings.learning_rate,
-                      l2=settings.tree_l2, subsample=settings.subsample, names=SECOND_FEATURES)
+    trees = fit_trees(
+        x,
+        y,
+        w,
+        trees=settings.trees,
+        depth=settings.depth,
+        learning_rate=settings.learning_rate,
+        l2=settings.tree_l2,
+        subsample=settings.subsample,
+        names=SECOND_FEATURES,
+    )
     return SecondPass(fit_linear(x, y, w, settings.second_l2, SECOND_FEATURES), trees)
 
 
@@ -111,9 +120,15 @@ def _fold_predictions(fold: str) -> tuple[np.ndarray, np.ndarray]:
     return test, model.predict(x[test])
 
 
-def out_of_fold(pages: Sequence[PageData], folds: Sequence[str], table: ParagraphTable, x: np.ndarray,
-                fit: Callable[[np.ndarray, np.ndarray, np.ndarray], object], label: str = "",
-                processes: int = 1) -> np.ndarray:
+def out_of_fold(
+    pages: Sequence[PageData],
+    folds: Sequence[str],
+    table: ParagraphTable,
+    x: np.ndarray,
+    fit: Callable[[np.ndarray, np.ndarray, np.ndarray], object],
+    label: str = "",
+    processes: int = 1,
+) -> np.ndarray:
     """Each table row's prediction by a model fitted without its fold and without its site
     (folds fitted in ``processes`` forked processes at once)."""
     predicted = np.zeros(len(table.label))

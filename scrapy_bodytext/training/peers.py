@@ -25,8 +25,9 @@ def _versions() -> dict[str, str]:
     return found
 
 
-def peer_texts(pages: Sequence[PageData], corpus: str, cache: str | None,
-               log: Callable[[str], None]) -> dict[str, dict[int, str]]:
+def peer_texts(
+    pages: Sequence[PageData], corpus: str, cache: str | None, log: Callable[[str], None]
+) -> dict[str, dict[int, str]]:
     """peer name -> page index -> text, for the article pages; peers not installed are left out."""
     versions = _versions()
     key = (corpus_fingerprint(corpus), tuple(sorted(versions.items())))

@@ -17,13 +17,25 @@ from typing import Any, Protocol
 
 from ..api import extract_with_config
 from ..config import ExtractConfig
+from ..result import ExtractionResult
 from .cpus import UsableCpus, usable_cpus
 from .pool import ProcessExecutor, WorkerDied, WorkerLost, WorkerTimeout, start_method
-from ..result import ExtractionResult
 
 __all__ = [
-    "Executor", "ProcessExecutor", "ThreadExecutor", "WorkerDied", "WorkerLost", "WorkerTimeout", "announce",
-    "default_workers", "extract_timed", "make_executor", "pool_sizing", "start_method", "usable_cpus", "wait_for",
+    "Executor",
+    "ProcessExecutor",
+    "ThreadExecutor",
+    "WorkerDied",
+    "WorkerLost",
+    "WorkerTimeout",
+    "announce",
+    "default_workers",
+    "extract_timed",
+    "make_executor",
+    "pool_sizing",
+    "start_method",
+    "usable_cpus",
+    "wait_for",
 ]
 
 logger = logging.getLogger(__name__)

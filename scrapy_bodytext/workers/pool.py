@@ -129,8 +129,16 @@ class ProcessExecutor:
     #: what each worker process runs, given its end of the socket
     worker_main: Callable[[socket.socket], None] = staticmethod(wire.worker_main)
 
-    def __init__(self, workers: int, *, max_tasks: int = 500, timeout: float = 60.0, method: str | None = None,
-                 queued: int = QUEUED_PER_WORKER, preload: Sequence[str] = ()):
+    def __init__(
+        self,
+        workers: int,
+        *,
+        max_tasks: int = 500,
+        timeout: float = 60.0,
+        method: str | None = None,
+        queued: int = QUEUED_PER_WORKER,
+        preload: Sequence[str] = (),
+    ):
         """``preload``: modules the forkserver imports once before it forks workers (forkserver only)."""
         if workers < 1:
             raise ValueError(f"a process pool needs at least one worker, got {workers}")
@@ -157,9 +165,11 @@ class ProcessExecutor:
         self._buffer = bytearray(RECEIVE_SIZE)
 
     def describe(self) -> str:
-        return (f"{self.workers} worker process{'es' if self.workers != 1 else ''} ({self.context.get_start_method()} "
-                f"start, {self.depth - 1} page{'s' if self.depth != 2 else ''} queued per worker, each replaced after "
-                f"{self.max_tasks} pages or after {self.timeout:g} s on one page)")
+        return (
+            f"{self.workers} worker process{'es' if self.workers != 1 else ''} ({self.context.get_start_method()} "
+            f"start, {self.depth - 1} page{'s' if self.depth != 2 else ''} queued per worker, each replaced after "
+            f"{self.max_tasks} pages or after {self.timeout:g} s on one page)"
+        )
 
     # --- the caller's side ---------------------------------------------------------------------
 
@@ -286,8 +296,11 @@ class ProcessExecutor:
                     self.counts.lost_jobs += 1
             self._waiting.clear()
         while self._waiting:
-            open_slots = [slot for slot in self._slots if slot.ready and not slot.retiring
-                          and slot.closed_at is None and len(slot.jobs) < self.depth]
+            open_slots = [
+                slot
+                for slot in self._slots
+                if slot.ready and not slot.retiring and slot.closed_at is None and len(slot.jobs) < self.depth
+            ]
             if not open_slots:
                 break
             slot = min(open_slots, key=lambda slot: len(slot.jobs))

@@ -31,8 +31,9 @@ def encode_job(fn: Callable[..., Any], args: tuple) -> list[memoryview]:
     """The buffers that make up a job's frame, ready for ``socket.sendmsg`` (raises what pickling
     raises for an unpicklable job)."""
     buffers: list[pickle.PickleBuffer] = []
-    wrapped = tuple(pickle.PickleBuffer(arg) if type(arg) is bytes and len(arg) >= OUT_OF_BAND_MIN else arg
-                    for arg in args)
+    wrapped = tuple(
+        pickle.PickleBuffer(arg) if type(arg) is bytes and len(arg) >= OUT_OF_BAND_MIN else arg for arg in args
+    )
     meta = pickle.dumps((fn, wrapped), protocol=5, buffer_callback=buffers.append)
     if len(buffers) > MAX_BUFFERS:
         raise ValueError(f"a job may carry at most {MAX_BUFFERS} large bytes arguments")
@@ -67,8 +68,14 @@ def encode_reply(ok: bool, value: Any) -> bytes:
     try:
         payload = pickle.dumps((ok, value), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as exc:  # noqa: BLE001 - e.g. an exception holding an open file
-        payload = pickle.dumps((False, RuntimeError(f"the job's {'result' if ok else 'exception'} could not be "
-                                                    f"sent back: {type(exc).__name__}: {exc}")))
+        payload = pickle.dumps(
+            (
+                False,
+                RuntimeError(
+                    f"the job's {'result' if ok else 'exception'} could not be sent back: {type(exc).__name__}: {exc}"
+                ),
+            )
+        )
     return REPLY_HEADER.pack(len(payload)) + payload
 
 
@@ -83,8 +90,8 @@ def take_replies(inbox: bytearray) -> Iterable[bytes]:
         (length,) = REPLY_HEADER.unpack_from(inbox)
         if len(inbox) < size + length:
             return
-        payload = bytes(inbox[size:size + length])
-        del inbox[:size + length]
+        payload = bytes(inbox[size : size + length])
+        del inbox[: size + length]
         yield payload
 
 

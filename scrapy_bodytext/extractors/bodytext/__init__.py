@@ -28,9 +28,7 @@ from itertools import accumulate
 from ...page.document import Document
 from .. import Extraction
 from ..options import check_number
-from . import context
-from . import page
-from . import units
+from . import context, page, units
 from .comments import comment_paragraphs
 from .model import load_model
 
@@ -93,8 +91,9 @@ class Guard:
     prose_ratio: float = 0.0
 
 
-def select(paras: units.Paragraphs, scores: list[float], cut: float, relative_cut: float,
-           guard: Guard | None = None) -> list[int]:
+def select(
+    paras: units.Paragraphs, scores: list[float], cut: float, relative_cut: float, guard: Guard | None = None
+) -> list[int]:
     """Indices of the main-text paragraphs: scored at or above the cut — which comes down to
     ``relative_cut`` times the best score on pages whose best paragraph is below it, so that an
     unusual template does not leave a real article with no text — and not page furniture; then
@@ -107,8 +106,11 @@ def select(paras: units.Paragraphs, scores: list[float], cut: float, relative_cu
         return keep
     chars = paras.chars
     kept = set(keep)
-    regions = [context.smallest_region(paras, [0, *accumulate(c if i in kept else 0 for i, c in enumerate(chars))],
-                                       guard.share)]
+    regions = [
+        context.smallest_region(
+            paras, [0, *accumulate(c if i in kept else 0 for i, c in enumerate(chars))], guard.share
+        )
+    ]
     if guard.prose_ratio:
         prose = [0.0, *accumulate(context.prose_weights(paras))]
         lo, hi = core = context.smallest_region(paras, prose, context.PROSE_CORE_SHARE)
@@ -134,6 +136,10 @@ def extract(doc: Document, options: Options) -> Extraction:
     evidence = page.page_evidence(doc, paras)
     probability = model.article_probability(page.article_row(paras, evidence, keep, scored.scores))
     return Extraction(
-        slots, probability, f"{len(keep)} of {len(starts)} paragraphs; P(article)={probability:.2f}",
-        paras.language, {"paragraphs": len(starts), "kept": len(keep)}, comment_slots,
+        slots,
+        probability,
+        f"{len(keep)} of {len(starts)} paragraphs; P(article)={probability:.2f}",
+        paras.language,
+        {"paragraphs": len(starts), "kept": len(keep)},
+        comment_slots,
     )

@@ -20,9 +20,24 @@ from .table import Table
 from .units import Paragraphs
 
 FEATURES = (
-    "first_pass", "prev_score", "next_score", "prev_max3", "next_max3", "sandwich", "parent_good",
-    "grandparent_good", "parent_log_good", "in_best_container", "best_container_share", "in_best_run",
-    "run_distance", "good_before_share", "good_after_share", "record_good", "in_prose_core", "region_prose_share",
+    "first_pass",
+    "prev_score",
+    "next_score",
+    "prev_max3",
+    "next_max3",
+    "sandwich",
+    "parent_good",
+    "grandparent_good",
+    "parent_log_good",
+    "in_best_container",
+    "best_container_share",
+    "in_best_run",
+    "run_distance",
+    "good_before_share",
+    "good_after_share",
+    "record_good",
+    "in_prose_core",
+    "region_prose_share",
 )
 #: the prose core is the smallest region holding at least this share of the page's prose
 PROSE_CORE_SHARE = 0.5
@@ -31,7 +46,7 @@ PROSE_CORE_SHARE = 0.5
 def prose_weights(paras: Paragraphs) -> list[float]:
     """Running prose per paragraph: its characters outside links times its stop-word density (menus,
     labels and link lists weigh nothing, sentences weigh their length)."""
-    return [(c - l) * d for c, l, d in zip(paras.chars, paras.link_chars, paras.stop_density)]
+    return [(c - linked) * d for c, linked, d in zip(paras.chars, paras.link_chars, paras.stop_density)]
 
 
 def smallest_region(paras: Paragraphs, prefix: list[float], share: float) -> tuple[int, int]:
@@ -86,8 +101,8 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
     prev_score, next_score, prev_max3, next_max3, sandwich = [], [], [], [], []
     parent_good, grandparent_good, parent_log_good, record_good = [], [], [], []
     for i, chain, record in zip(candidates, paras.chains, paras.records):
-        before = first[max(0, i - 3):i]
-        after = first[i + 1:i + 4]
+        before = first[max(0, i - 3) : i]
+        after = first[i + 1 : i + 4]
         prev_max = max(before, default=0.0)
         next_max = max(after, default=0.0)
         own_good, own_chars = good[i], chars[i]
@@ -108,8 +123,11 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
         parent_good.append(shares[0])
         grandparent_good.append(shares[1])
         parent_log_good.append(math.log1p(good_prefix[parent_hi] - good_prefix[parent_lo] - own_good))
-        record_good.append((good_prefix[record_hi] - good_prefix[record_lo] - own_good) / record_chars
-                           if record_chars > 0 else first[i])
+        record_good.append(
+            (good_prefix[record_hi] - good_prefix[record_lo] - own_good) / record_chars
+            if record_chars > 0
+            else first[i]
+        )
     columns = {
         "first_pass": [first[i] for i in candidates],
         "prev_score": prev_score,
@@ -123,14 +141,17 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
         "in_best_container": [container_lo <= i < container_hi for i in candidates],
         "best_container_share": [container_share] * len(candidates),
         "in_best_run": [run_lo <= i < run_hi for i in candidates],
-        "run_distance": [math.log1p(run_lo - i if i < run_lo else i - run_hi + 1 if i >= run_hi else 0)
-                         for i in candidates],
+        "run_distance": [
+            math.log1p(run_lo - i if i < run_lo else i - run_hi + 1 if i >= run_hi else 0) for i in candidates
+        ],
         "good_before_share": [good_prefix[i] / total_good for i in candidates],
         "good_after_share": [(good_prefix[-1] - good_prefix[i + 1]) / total_good for i in candidates],
         "record_good": record_good,
         "in_prose_core": [core_lo <= i < core_hi for i in candidates],
-        "region_prose_share": [(prose_prefix[chain[1][1]] - prose_prefix[chain[1][0]]) / total_prose
-                               if len(chain) > 1 else 0.0 for chain in paras.chains],
+        "region_prose_share": [
+            (prose_prefix[chain[1][1]] - prose_prefix[chain[1][0]]) / total_prose if len(chain) > 1 else 0.0
+            for chain in paras.chains
+        ],
     }
     return Table.of(columns, FEATURES, len(candidates), "context features")
 

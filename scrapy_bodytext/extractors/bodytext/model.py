@@ -57,8 +57,10 @@ class Linear:
         return self.predict(rows.select(self.names))
 
     def to_json(self) -> dict[str, Any]:
-        return {"intercept": float(self.intercept),
-                "weights": {name: float(w) for name, w in zip(self.names, self.weights.tolist())}}
+        return {
+            "intercept": float(self.intercept),
+            "weights": {name: float(w) for name, w in zip(self.names, self.weights.tolist())},
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
@@ -115,9 +117,13 @@ class Trees:
         depth = len(features[0]) if features else 0
         if any(len(f) != depth for f in features) or any(len(v) != 1 << depth for v in leaves):
             raise ModelError(f"{part}: trees of unequal depth or with the wrong number of leaves")
-        return cls(float(data["base"]), np.array(features, np.int64).reshape(-1, depth),
-                   np.array(thresholds, float).reshape(-1, depth), np.array(leaves, float).reshape(-1, 1 << depth),
-                   names)
+        return cls(
+            float(data["base"]),
+            np.array(features, np.int64).reshape(-1, depth),
+            np.array(thresholds, float).reshape(-1, depth),
+            np.array(leaves, float).reshape(-1, 1 << depth),
+            names,
+        )
 
 
 @dataclass(frozen=True)

@@ -41,13 +41,29 @@ _URL_LISTING_RE = re.compile(
 #: records, in-page links, headings per character, the page's share of running prose, and the
 #: selection's share of the page's prose and its length.
 PAGE_FEATURES = (
-    "best_node_p", "structured_article", "linked_headings", "log_images_per_kchar", "log_headings",
-    "page_link_density", "log_shop_prompts", "log_prices_per_kchar", "record_share", "log_code_per_kchar",
+    "best_node_p",
+    "structured_article",
+    "linked_headings",
+    "log_images_per_kchar",
+    "log_headings",
+    "page_link_density",
+    "log_shop_prompts",
+    "log_prices_per_kchar",
+    "record_share",
+    "log_code_per_kchar",
 )
 URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words", "url_service_words")
 SELECTION_FEATURES = (
-    "selected_link_density", "log_paragraphs", "mean_stop_density", "long_paragraphs", "mean_paragraph_score",
-    "log_runs", "largest_run_share", "short_selection", "heading_share", "teaser_share",
+    "selected_link_density",
+    "log_paragraphs",
+    "mean_stop_density",
+    "long_paragraphs",
+    "mean_paragraph_score",
+    "log_runs",
+    "largest_run_share",
+    "short_selection",
+    "heading_share",
+    "teaser_share",
 )
 #: main text shorter than this many characters is short: ``short_selection`` grows from 0 (this long)
 #: to 1 (empty), so that a page whose main text is a heading or a line can be judged apart from the
@@ -61,7 +77,7 @@ def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
     types = doc.structured_types
     tags = doc.tags
     chars, link_chars, heading = paras.chars, paras.link_chars, paras.heading
-    linked_headings = sum(1 for h, c, l in zip(heading, chars, link_chars) if h and c and l > 0.5 * c)
+    linked_headings = sum(1 for h, c, linked in zip(heading, chars, link_chars) if h and c and linked > 0.5 * c)
     headings = sum(map(tags.count, ("h2", "h3", "h4")))
     total_chars = sum(chars)
     kchars = max(total_chars, 1) / 1000
@@ -105,13 +121,18 @@ def url_evidence(url: str | None) -> dict[str, float]:
         shop_words = 1.0 if _URL_LISTING_RE.search(path) else 0.0
         service_words = 1.0 if SERVICE_TITLE_RE.search(path.replace("-", " ").replace("_", " ")) else 0.0
     return {
-        "url_slug_words": min(slug_words, 12.0) / 4, "url_long_number": long_number, "url_depth": min(depth, 8.0) / 4,
-        "url_is_root": is_root, "url_shop_words": shop_words, "url_service_words": service_words,
+        "url_slug_words": min(slug_words, 12.0) / 4,
+        "url_long_number": long_number,
+        "url_depth": min(depth, 8.0) / 4,
+        "url_is_root": is_root,
+        "url_shop_words": shop_words,
+        "url_service_words": service_words,
     }
 
 
-def article_row(paras: Paragraphs, evidence: Mapping[str, float], keep: list[int],
-                scores: list[float]) -> dict[str, float]:
+def article_row(
+    paras: Paragraphs, evidence: Mapping[str, float], keep: list[int], scores: list[float]
+) -> dict[str, float]:
     """``FEATURES`` of a page whose main text is the paragraphs ``keep``, by name (``evidence``: the
     page's ``page_evidence``)."""
     chars, link_chars = paras.chars, paras.link_chars

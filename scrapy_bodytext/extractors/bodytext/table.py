@@ -35,8 +35,13 @@ class Table:
     values: np.ndarray
 
     @classmethod
-    def of(cls, columns: Mapping[str, Sequence[float] | np.ndarray], names: tuple[str, ...], rows: int,
-           part: str = "features") -> Table:
+    def of(
+        cls,
+        columns: Mapping[str, Sequence[float] | np.ndarray],
+        names: tuple[str, ...],
+        rows: int,
+        part: str = "features",
+    ) -> Table:
         """The ``columns`` (name -> one value per row) stacked in the order of ``names``, which must
         be exactly the names given (``ModelError`` otherwise)."""
         if len(columns) != len(names) or not all(name in columns for name in names):

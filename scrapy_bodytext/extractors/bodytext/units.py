@@ -37,12 +37,41 @@ CHAIN_LEVELS = 10
 REPEATS = 3
 
 FEATURES = (
-    "log_chars", "link_density", "stop_density", "no_language", "punct_density", "tag_density",
-    "heading", "h1", "short", "neg_class", "pos_class", "in_article", "in_main", "in_chrome", "in_figure",
-    "in_list", "in_table", "in_form", "in_quote", "in_best_node", "position", "neighbour_link_density",
-    "neighbour_log_chars", "region_log_valid", "region_link_density", "ends_with_punct", "digit_share",
-    "upper_share", "log_sentences", *KINDS, "log_record_repeats", "record_dated", "log_depth",
-    "after_comments_header", "in_comments",
+    "log_chars",
+    "link_density",
+    "stop_density",
+    "no_language",
+    "punct_density",
+    "tag_density",
+    "heading",
+    "h1",
+    "short",
+    "neg_class",
+    "pos_class",
+    "in_article",
+    "in_main",
+    "in_chrome",
+    "in_figure",
+    "in_list",
+    "in_table",
+    "in_form",
+    "in_quote",
+    "in_best_node",
+    "position",
+    "neighbour_link_density",
+    "neighbour_log_chars",
+    "region_log_valid",
+    "region_link_density",
+    "ends_with_punct",
+    "digit_share",
+    "upper_share",
+    "log_sentences",
+    *KINDS,
+    "log_record_repeats",
+    "record_dated",
+    "log_depth",
+    "after_comments_header",
+    "in_comments",
 )
 
 #: class/id words (at the start of a class/id token) of in-body boilerplate: generic web
@@ -62,8 +91,9 @@ _NAME_SPLIT_RE = re.compile(r"[\s_\-:./]+")
 _PUNCT_RE = re.compile(r"[.,;:!?\u3002\uff0c\u3001\uff01\uff1f\u061f\u060c]")
 _SENTENCE_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f](?:\s|$)")
 _DIGITS = str.maketrans("", "", "0123456789")
-_UPPER = str.maketrans("", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞ"
-                       "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ")
+_UPPER = str.maketrans(
+    "", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+)
 _SAMPLE = 400  # characters of a paragraph read for digit and capital shares
 
 # structural context bits, inherited by descendants
@@ -72,9 +102,22 @@ _NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE, _CO
 #: comments can be given separately)
 _COMMENTS_RE = re.compile(r"comment|reply|replies|respond|discuss|disqus|talkback|leserbrief|kommentar")
 _TAG_BITS = {
-    "article": _ARTICLE, "main": _MAIN, "nav": _CHROME, "aside": _CHROME, "footer": _CHROME,
-    "header": _CHROME, "figure": _FIGURE, "figcaption": _FIGURE, "li": _LIST, "dd": _LIST, "dt": _LIST,
-    "table": _TABLE, "form": _FORM, "select": _FORM, "button": _FORM, "blockquote": _QUOTE,
+    "article": _ARTICLE,
+    "main": _MAIN,
+    "nav": _CHROME,
+    "aside": _CHROME,
+    "footer": _CHROME,
+    "header": _CHROME,
+    "figure": _FIGURE,
+    "figcaption": _FIGURE,
+    "li": _LIST,
+    "dd": _LIST,
+    "dt": _LIST,
+    "table": _TABLE,
+    "form": _FORM,
+    "select": _FORM,
+    "button": _FORM,
+    "blockquote": _QUOTE,
 }
 #: tags whose class/id are read (inline formatting tags are skipped: cheap and rarely informative)
 _NAMED_TAGS = frozenset(
@@ -120,7 +163,7 @@ def paragraphs(doc: Document) -> Paragraphs:
     link_prefix = doc.prefix("link_chars")
     chars = [chars_prefix[e] - chars_prefix[s] for s, e in zip(starts, ends)]
     links = [link_prefix[e] - link_prefix[s] for s, e in zip(starts, ends)]
-    link_density = [l / c if c else 1.0 for l, c in zip(links, chars)]
+    link_density = [linked / c if c else 1.0 for linked, c in zip(links, chars)]
     blocks = _blocks(doc, [owners[s] for s in starts])
     block_of = [blocks[owners[s]] for s in starts]
     heading = [tags[b] in HEADING_TAGS for b in block_of]
@@ -148,9 +191,7 @@ def paragraphs(doc: Document) -> Paragraphs:
     records = _Records(doc, ranges, kinds)
 
     stop_density = [0.0] * n
-    stops, punct, tag_density, region_valid, region_links, ends_punct, digits, upper, sentences = (
-        [] for _ in range(9)
-    )
+    stops, punct, tag_density, region_valid, region_links, ends_punct, digits, upper, sentences = ([] for _ in range(9))
     repeats_found, dated, kind_rows, blocks_of = [], [], [], []
     chains: list[tuple[tuple[int, int], ...]] = []
     record_ranges: list[tuple[int, int]] = []
@@ -189,32 +230,86 @@ def paragraphs(doc: Document) -> Paragraphs:
         record_ranges.append(record if repeats else (i, i + 1))
     for i, value in zip(candidates, stops):
         stop_density[i] = value
-    rows = _table(doc, candidates, starts, chars, links, link_density, heading, bits, blocks_of, best_lo, best_hi,
-                  language, comments_start, {
-                      "stop_density": stops, "punct_density": punct, "tag_density": tag_density,
-                      "region_log_valid": region_valid, "region_link_density": region_links,
-                      "ends_with_punct": ends_punct, "digit_share": digits, "upper_share": upper,
-                      "log_sentences": sentences, "log_record_repeats": repeats_found, "record_dated": dated,
-                      **dict(zip(KINDS, zip(*kind_rows) if kind_rows else ((),) * len(KINDS))),
-                  })
+    rows = _table(
+        doc,
+        candidates,
+        starts,
+        chars,
+        links,
+        link_density,
+        heading,
+        bits,
+        blocks_of,
+        best_lo,
+        best_hi,
+        language,
+        comments_start,
+        {
+            "stop_density": stops,
+            "punct_density": punct,
+            "tag_density": tag_density,
+            "region_log_valid": region_valid,
+            "region_link_density": region_links,
+            "ends_with_punct": ends_punct,
+            "digit_share": digits,
+            "upper_share": upper,
+            "log_sentences": sentences,
+            "log_record_repeats": repeats_found,
+            "record_dated": dated,
+            **dict(zip(KINDS, zip(*kind_rows) if kind_rows else ((),) * len(KINDS))),
+        },
+    )
     furniture = frozenset(i for i in candidates if kinds[i] and is_furniture(kinds[i], segments[i]))
     return Paragraphs(
-        starts, ends, chars, links, candidates, rows, chains, record_ranges, furniture, heading, stop_density,
-        language, best_p, tags.count("a"),
+        starts,
+        ends,
+        chars,
+        links,
+        candidates,
+        rows,
+        chains,
+        record_ranges,
+        furniture,
+        heading,
+        stop_density,
+        language,
+        best_p,
+        tags.count("a"),
     )
 
 
 #: the structural bits behind the features of that name
 _BIT_FEATURES = {
-    "neg_class": _NEG, "pos_class": _POS, "in_article": _ARTICLE, "in_main": _MAIN, "in_chrome": _CHROME,
-    "in_figure": _FIGURE, "in_list": _LIST, "in_table": _TABLE, "in_form": _FORM, "in_quote": _QUOTE,
+    "neg_class": _NEG,
+    "pos_class": _POS,
+    "in_article": _ARTICLE,
+    "in_main": _MAIN,
+    "in_chrome": _CHROME,
+    "in_figure": _FIGURE,
+    "in_list": _LIST,
+    "in_table": _TABLE,
+    "in_form": _FORM,
+    "in_quote": _QUOTE,
     "in_comments": _COMMENTS,
 }
 
 
-def _table(doc: Document, candidates: list[int], starts: list[int], chars: list[int], links: list[int],
-           link_density: list[float], heading: list[bool], bits: dict[int, int], blocks: list[int], best_lo: int,
-           best_hi: int, language: str | None, comments_start: int, measured: dict[str, list[float]]) -> Table:
+def _table(
+    doc: Document,
+    candidates: list[int],
+    starts: list[int],
+    chars: list[int],
+    links: list[int],
+    link_density: list[float],
+    heading: list[bool],
+    bits: dict[int, int],
+    blocks: list[int],
+    best_lo: int,
+    best_hi: int,
+    language: str | None,
+    comments_start: int,
+    measured: dict[str, list[float]],
+) -> Table:
     """The ``FEATURES`` table of the candidates: the columns ``measured`` from their text in
     ``paragraphs`` and the ones read off the page's columns here, each by name."""
     n, m, n_slots = len(starts), len(candidates), len(doc.texts)
@@ -241,7 +336,7 @@ def _table(doc: Document, candidates: list[int], starts: list[int], chars: list[
         **{name: (own_bits & bit) != 0 for name, bit in _BIT_FEATURES.items()},
         "in_best_node": (slots >= best_lo) & (slots < best_hi),
         "position": slots / n_slots if n_slots else slots * 0.0,
-        "neighbour_link_density": [l / c if c else 1.0 for l, c in zip(neighbour_links, neighbour_chars)],
+        "neighbour_link_density": [linked / c if c else 1.0 for linked, c in zip(neighbour_links, neighbour_chars)],
         "neighbour_log_chars": [math.log1p(c / 4) for c in neighbour_chars],
         "log_depth": [math.log1p(depths[block]) for block in blocks],
         "after_comments_header": indices > comments_start,

@@ -56,7 +56,11 @@ BYLINE_RE = re.compile(
 #: a line that is a date or time stamp (with at most a few words around it)
 DATE_RE = re.compile(
     r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:19|20)?\d\d|(?:19|20)\d\d[./-]\d{1,2}[./-]\d{1,2}|"
-    r"(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|\d{1,2}\.?\s+(?:de\s+)?(?:" + _MONTHS + r")\.?,?\s+(?:de\s+)?(?:19|20)\d\d|"
+    r"(?:"
+    + _MONTHS
+    + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|\d{1,2}\.?\s+(?:de\s+)?(?:"
+    + _MONTHS
+    + r")\.?,?\s+(?:de\s+)?(?:19|20)\d\d|"
     r"\d{1,2}:\d\d\s*(?:[ap]\.?m\.?|uhr|h)?|\d+\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\s+ago|"
     r"(?:19|20)\d\d年\d{1,2}月\d{1,2}日)",
 )  # lower-case, like the lines it reads (IGNORECASE would make every search several times slower)
@@ -89,6 +93,7 @@ def line_kinds(text: str) -> tuple[float, ...]:
         1.0 if date is not None and words <= 10 else 0.0,
         1.0 if words <= 8 and COMMENTS_RE.match(line) else 0.0,
     )
+
 
 # --- page kinds (for the article probability) ---------------------------------------------------------
 
