@@ -1,6 +1,6 @@
 """Clean a parsed page once and flatten it into the columns every extractor shares.
 
-One ``iterwalk`` over the cleaned ``<body>`` (hidden elements left out) produces:
+One walk over the cleaned ``<body>`` (lxml's ``iter``, hidden elements left out) produces:
 
 * element columns, in document (pre-)order: ``elements``, ``tags``, ``parents``, ``ends`` (exclusive
   end of the subtree in that order, so descendants of ``e`` are ``e+1 .. ends[e]-1``), ``slot_starts``
@@ -23,7 +23,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Iterable
 from functools import cached_property
-from itertools import accumulate, islice
+from itertools import accumulate, chain, islice
 from typing import Any
 
 from lxml import etree
@@ -57,8 +57,24 @@ SLOT_COLUMNS = ("texts", "owners", "links", "tags_before", "breaks")
 #: columns computed on first use, for the methods that need them
 LAZY_ELEMENT_COLUMNS = ("lines", "depths")
 LAZY_SLOT_COLUMNS = ("chars", "token_counts", "slot_lines")
-#: walk events between two checks of the element count and the time budget
+#: most items (elements) the walk takes between two checks of the element count and the time budget
 _EVENTS_PER_CHECK = 4096
+#: elements the walk's first chunk takes (chunks double up to ``_EVENTS_PER_CHECK``): small pages
+#: grow their columns little
+_FIRST_CHUNK = 512
+
+
+class _End:
+    """What the walk meets after the last element: the parent of nothing, so everything closes."""
+
+    tail = None
+
+    @staticmethod
+    def getparent() -> None:
+        return None
+
+
+_END = _End()
 
 
 def is_hidden(el) -> bool:
@@ -192,8 +208,14 @@ class Document:
     # ----------------------------------------------------------------------------- building
     def _flatten(self, body, max_nodes: int) -> set:
         """Fill the columns in one walk over ``body``; return the hidden elements it left out."""
-        # The front end's hot loop: two events per element on every page. It keeps to local names and
-        # list appends; the element count and the time budget are checked between chunks of events.
+        # The front end's hot loop, over every element of every page. lxml's ``iter`` gives each
+        # element once, in document order (half the events of a start/end walk); an element's
+        # parent tells which open elements it closes (their ends and tails come first). A hidden
+        # element's descendants are passed over in one C-level step. Before each chunk of items
+        # (chunks double in size) every column grows by twice the chunk's size: elements never
+        # outnumber the items met, slots never the items plus the elements closed. Values are stored
+        # by index (no method call), the unused tails cut at the end; the element count and the
+        # time budget are checked between chunks.
         elements: list = []
         tags: list[str] = []
         parents: list[int] = []
@@ -205,50 +227,75 @@ class Document:
         links: list[bool] = []
         tags_before: list[int] = []
         breaks: list[int] = []
-        stack: list[int] = []  # the parents of the open elements
+        columns = (elements, tags, parents, ends, slot_starts, slot_ends, texts, owners, links, tags_before, breaks)
+        count = slot_count = 0  # elements and slots so far
         top = -1  # the open element
         hidden: set = set()  # skipped hidden elements, held so their identity stays valid
         pending_tags = pending_break = link_depth = 0
         pending_space = False
-        break_of = _BREAK_BITS.get
+        break_bits = _BREAK_BITS
         void = VOID_TAGS
-        walker = etree.iterwalk(body, events=("start", "end"))
+        items = chain(body.iter(), (_END,))  # the end closes what is still open, the body last
+        size = _FIRST_CHUNK
         while True:
-            for event, el in islice(walker, _EVENTS_PER_CHECK):
-                if event == "start":
-                    if tags and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
-                        walker.skip_subtree()
-                        hidden.add(el)
-                        continue
+            block = [0] * (2 * size)  # items so far bound the elements, and items plus closes the slots
+            for column in columns:
+                column += block
+            chunk = 0
+            for el in islice(items, size):
+                chunk += 1
+                parent = el.getparent()
+                while top >= 0 and elements[top] is not parent:  # close what ``el`` is not inside
+                    ends[top] = count
+                    slot_ends[top] = slot_count
+                    tag = tags[top]
+                    closed = elements[top]
+                    top = parents[top]
+                    if tag not in void:
+                        pending_tags += 1
+                    if tag in break_bits:
+                        pending_break |= break_bits[tag]
+                    if tag == "a":
+                        link_depth -= 1
+                    if top < 0:  # the body's end (its tail is not the body's text)
+                        break
+                    text = closed.tail
+                    if text:
+                        if text.isspace():
+                            pending_space = True
+                            continue
+                        if pending_space:
+                            text = " " + text
+                            pending_space = False
+                        texts[slot_count] = text
+                        owners[slot_count] = top
+                        links[slot_count] = link_depth > 0
+                        tags_before[slot_count] = pending_tags
+                        breaks[slot_count] = pending_break
+                        slot_count += 1
+                        pending_tags = pending_break = 0
+                if el is _END:
+                    break
+                if count and (el.get("style") is not None or el.get("hidden") is not None) and is_hidden(el):
+                    hidden.add(el)
+                    skipped = len(list(el.iterdescendants()))
+                    if skipped:
+                        next(islice(items, skipped - 1, skipped), None)
+                    text = el.tail
+                else:
                     tag = el.tag
-                    parents.append(top)
-                    stack.append(top)
-                    top = len(tags)
-                    elements.append(el)
-                    tags.append(tag)
-                    ends.append(0)
-                    slot_starts.append(len(texts))
-                    slot_ends.append(0)
+                    elements[count] = el
+                    tags[count] = tag
+                    parents[count] = top
+                    slot_starts[count] = slot_count
+                    top = count
+                    count += 1
                     pending_tags += 1
-                    pending_break |= break_of(tag, 0)
+                    if tag in break_bits:
+                        pending_break |= break_bits[tag]
                     if tag == "a":
                         link_depth += 1
                     text = el.text
-                elif hidden and el in hidden:
-                    text = el.tail
-                else:
-                    ends[top] = len(tags)
-                    slot_ends[top] = len(texts)
-                    tag = tags[top]
-                    top = stack.pop()
-                    if tag not in void:
-                        pending_tags += 1
-                    pending_break |= break_of(tag, 0)
-                    if tag == "a":
-                        link_depth -= 1
-                    if top < 0:  # the body's end
-                        continue
-                    text = el.tail
                 if text:
                     if text.isspace():
                         pending_space = True
@@ -256,18 +303,24 @@ class Document:
                     if pending_space:
                         text = " " + text
                         pending_space = False
-                    texts.append(text)
-                    owners.append(top)
-                    links.append(link_depth > 0)
-                    tags_before.append(pending_tags)
-                    breaks.append(pending_break)
+                    texts[slot_count] = text
+                    owners[slot_count] = top
+                    links[slot_count] = link_depth > 0
+                    tags_before[slot_count] = pending_tags
+                    breaks[slot_count] = pending_break
+                    slot_count += 1
                     pending_tags = pending_break = 0
-            if len(tags) > max_nodes:
-                raise LimitExceeded(Reason.TOO_MANY_NODES, f"{len(tags)} elements, more than {max_nodes}")
-            if top < 0:  # the walk is over
+            if count > max_nodes:
+                raise LimitExceeded(Reason.TOO_MANY_NODES, f"{count} elements, more than {max_nodes}")
+            if chunk < size or top < 0:  # the walk is over
                 break
+            size = min(2 * size, _EVENTS_PER_CHECK)
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while reading the page")
+        for column in columns[:6]:
+            del column[count:]
+        for column in columns[6:]:
+            del column[slot_count:]
         if 3 in breaks:  # a cell break and a line break met: a new line
             breaks = [2 if kind == 3 else kind for kind in breaks]
         self.elements, self.tags, self.parents, self.ends = elements, tags, parents, ends
