@@ -135,8 +135,10 @@ def test_document_holds_the_columns_and_nothing_else():
 def test_columns_of_a_long_page_repeat_block_by_block_across_the_walks_chunks():
     # 3000 blocks of 5 kept elements: the walk takes its items in chunks, and nothing may depend on
     # where a chunk ends; the hidden span's subtree is left out, its tail is kept
-    block = ('<div class="row"><p>Word <a href="/x">link</a> tail</p>'
-             '<span hidden>secret <b>bold</b> more</span> after <i>it</i>.<br></div>')
+    block = (
+        '<div class="row"><p>Word <a href="/x">link</a> tail</p>'
+        "<span hidden>secret <b>bold</b> more</span> after <i>it</i>.<br></div>"
+    )
     count = 3000
     doc = load_document(f"<html><body>{block * count}</body></html>", ExtractConfig(max_nodes=100_000))
     assert len(doc.tags) == 1 + 5 * count and len(doc.texts) == 6 * count
@@ -145,15 +147,15 @@ def test_columns_of_a_long_page_repeat_block_by_block_across_the_walks_chunks():
     assert doc.tags[:6] == ["body", "div", "p", "a", "i", "br"]
     for k in range(count):  # every block has the first block's columns, shifted by its offset
         e, s = 1 + 5 * k, 6 * k
-        assert doc.tags[e:e + 5] == doc.tags[1:6]
-        assert doc.parents[e:e + 5] == [0, e, e + 1, e, e]
-        assert doc.ends[e:e + 5] == [e + 5, e + 3, e + 3, e + 4, e + 5]
-        assert doc.slot_starts[e:e + 5] == [s, s, s + 1, s + 4, s + 6]
-        assert doc.slot_ends[e:e + 5] == [s + 6, s + 3, s + 2, s + 5, s + 6]
-        assert doc.texts[s:s + 6] == doc.texts[:6]
-        assert doc.owners[s:s + 6] == [e + 1, e + 2, e + 1, e, e + 3, e]
-        assert doc.links[s:s + 6] == [False, True, False, False, False, False]
-        assert doc.breaks[s:s + 6] == [2, 0, 0, 2, 0, 0]  # the row and the paragraph end lines
+        assert doc.tags[e : e + 5] == doc.tags[1:6]
+        assert doc.parents[e : e + 5] == [0, e, e + 1, e, e]
+        assert doc.ends[e : e + 5] == [e + 5, e + 3, e + 3, e + 4, e + 5]
+        assert doc.slot_starts[e : e + 5] == [s, s, s + 1, s + 4, s + 6]
+        assert doc.slot_ends[e : e + 5] == [s + 6, s + 3, s + 2, s + 5, s + 6]
+        assert doc.texts[s : s + 6] == doc.texts[:6]
+        assert doc.owners[s : s + 6] == [e + 1, e + 2, e + 1, e, e + 3, e]
+        assert doc.links[s : s + 6] == [False, True, False, False, False, False]
+        assert doc.breaks[s : s + 6] == [2, 0, 0, 2, 0, 0]  # the row and the paragraph end lines
     assert doc.ends[0] == len(doc.tags) and doc.slot_ends[0] == len(doc.texts)
 
 
