@@ -307,3 +307,19 @@ def test_the_recall_guard_keeps_the_core_of_the_selection_whole():
     assert len(guarded) > len(plain)  # the item lines between the best paragraphs come back
     assert not set(guarded) & scored.paras.furniture
     assert select(scored.paras, scored.scores, 0.99, 0.5, Guard()) == plain  # share 0: off
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"<html><body>Not found</body></html>",
+        b"<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1>"
+        b"<p>The requested URL was not found on this server.</p></body></html>",
+        b"<html><body><article><h1>Sign in</h1><p>Enter your password to continue.</p></article></body></html>",
+    ],
+)
+def test_a_page_that_shows_a_line_or_two_is_not_an_article(body):
+    """Main text too short to be an article's body (an error page, a login prompt) is never stored as
+    an article, however article-like the markup around it."""
+    result = extract(body, url="https://news.example/2025/05/story.html")
+    assert not result.is_article, result.article_probability

@@ -135,6 +135,7 @@ def extract(doc: Document, options: Options) -> Extraction:
     comment_slots = [slot for i in comment_paragraphs(paras, keep) for slot in range(starts[i], ends[i])]
     evidence = page.page_evidence(doc, paras)
     probability = model.article_probability(page.article_row(paras, evidence, keep, scored.scores))
+    probability *= page.short_body_factor(sum(paras.chars[i] for i in keep))
     return Extraction(
         slots,
         probability,
