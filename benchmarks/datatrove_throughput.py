@@ -41,24 +41,11 @@ import time
 from datetime import date
 from pathlib import Path
 
+from crawl_benchmark import selected_rows  # the script's own folder is on sys.path
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "dev"
 COMMAND = "scrapy-bodytext extract"
-
-
-def selected_rows(corpus: Path, pages: int | None) -> list[dict]:
-    """Index rows of the pages: all of them, or ``pages`` evenly spaced in id order."""
-    rows = sorted(
-        (
-            json.loads(line)
-            for line in (corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        ),
-        key=lambda row: row["id"],
-    )
-    if pages is None or pages >= len(rows):
-        return rows
-    return [rows[index * len(rows) // pages] for index in range(pages)]
 
 
 def write_archives(corpus: Path, rows: list[dict], folder: Path, files: int) -> None:
