@@ -22,14 +22,13 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
 
+from compare_outputs import DEFAULT_CORPUS, NO_TIME_LIMIT  # the script's own folder is on sys.path
+
 from scrapy_bodytext.api import extract_with_config
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.evaluation.metrics import shingle_match
 
-DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "dev"
-#: seconds per page: far above any page's cost, so outcomes never depend on the machine's load
-NO_TIME_LIMIT = 3600.0
 #: a line of ``compare_outputs.py compare``: page id, method, then the values that changed
 _CHANGED_LINE = re.compile(r"^(\S+) (\S+): ")
 #: a change of less than this is "the same"

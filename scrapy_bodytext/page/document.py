@@ -236,6 +236,9 @@ class Document:
         break_bits = _BREAK_BITS
         void = VOID_TAGS
         items = chain(body.iter(), (_END,))  # the end closes what is still open, the body last
+        # A text slot is stored in two places below, for a closed element's tail and for an opened
+        # element's text; the few lines are written out in both on purpose: a function call per slot
+        # would cost more than the rest of the walk does for it.
         size = _FIRST_CHUNK
         while True:
             block = [0] * (2 * size)  # items so far bound the elements, and items plus closes the slots
