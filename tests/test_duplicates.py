@@ -61,7 +61,7 @@ def test_the_memory_index_names_the_first_copy_and_stores_it_once():
     assert index.claim("https://a.example/1", fingerprint(TEXT)) is None
     assert index.claim("https://b.example/2", fingerprint(OTHER)) is None
     match = index.claim("https://c.example/copy", fingerprint(TEXT + "\nA closing line added by the copy."))
-    assert match is not None and match.url == "https://a.example/1" and 0.9 < match.similarity < 1.0
+    assert match is not None and match.url == "https://a.example/1" and 0.9 < match.similarity <= 1.0
     assert index.claim("https://a.example/1", fingerprint(TEXT)).url == "https://a.example/1"  # fetched again
     assert index.claim("https://e.example/empty", fingerprint("")) is None
     assert len(index) == 2
@@ -92,7 +92,7 @@ def test_the_redis_index_is_shared_kept_and_cleared(redis_url):  # noqa: F811 - 
     match = second.claim("https://b.example/copy", fingerprint(TEXT + "\nOne more line."))
     assert match is not None and match.url == "https://a.example/1"
     keys = redis.Redis.from_url(redis_url).keys(f"{prefix}:*")
-    assert {key.decode().split(":")[2] for key in keys} == {"exact", "signature", "band", "config"}
+    assert {key.decode().split(":")[2] for key in keys} == {"url", "exact", "signature", "band", "config"}
     assert second.clear() == len(keys)
     assert second.claim("https://b.example/copy", fingerprint(TEXT)) is None
     second.clear()

@@ -5,14 +5,18 @@ a story. No Scrapy here: the plugin, the command line and the datatrove step use
 
 from __future__ import annotations
 
+from .check import MODES, Deduplicator
 from .fingerprint import NUM_PERM, SHINGLE_WORDS, Fingerprint, fingerprint, plain_text_of
-from .index import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, DuplicateIndex, Match, MemoryIndex, make_index
+from .index import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, DuplicateIndex, Match, MemoryIndex, make_index
 
 __all__ = [
     "DEFAULT_CAPACITY",
     "DEFAULT_SIMILARITY",
+    "FIELDS",
+    "MODES",
     "NUM_PERM",
     "SHINGLE_WORDS",
+    "Deduplicator",
     "DuplicateIndex",
     "Fingerprint",
     "Match",

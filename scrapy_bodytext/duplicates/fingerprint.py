@@ -23,7 +23,7 @@ SHINGLE_WORDS = 5
 SEED = 1
 #: datasketch's permutation scheme (its default since 2.0): 32-bit values, so a signature packs in 4 bytes each
 SCHEME = "affine32"
-#: multiplier of the rolling shingle hash (an odd 32-bit constant, mixed again by datasketch)
+#: multiplier of the rolling shingle hash (an odd 32-bit constant; datasketch mixes the result again)
 _ROLL = np.uint64(0x9E3779B1)
 _MASK = np.uint64(0xFFFFFFFF)
 #: code points of a word that its hash reads (longer words are told apart by their first 16)

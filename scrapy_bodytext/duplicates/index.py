@@ -16,10 +16,12 @@ from .fingerprint import NUM_PERM, Fingerprint
 #: estimated Jaccard similarity of word shingles at which an article is a copy of a stored one (chosen
 #: on ``benchmarks/duplicates_benchmark.py``'s figures, see docs/duplicates.md)
 DEFAULT_SIMILARITY = 0.5
-#: articles the in-memory index remembers before it forgets the oldest
-DEFAULT_CAPACITY = 1_000_000
+#: articles the in-memory index remembers before it forgets the oldest (about 0.7 GB, see docs/duplicates.md)
+DEFAULT_CAPACITY = 100_000
 #: the LSH bands are tuned this far below the similarity, so that candidates near it are not missed
 LSH_MARGIN = 0.15
+#: the fields a flagged copy gets: item fields, JSON keys and document metadata alike
+FIELDS = ("duplicate_of", "duplicate_similarity")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,10 @@ class Match:
 
     url: str
     similarity: float
+
+    def fields(self) -> dict[str, str | float]:
+        """``FIELDS`` with their values: the first copy's URL, the similarity to it (4 decimals)."""
+        return dict(zip(FIELDS, (self.url, round(self.similarity, 4)), strict=True))
 
 
 class DuplicateIndex(Protocol):

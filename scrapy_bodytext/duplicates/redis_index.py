@@ -2,10 +2,11 @@
 setup): plain Redis sets and hashes keyed by the LSH bands of datasketch's ``MinHashLSH``, checked and
 written by one Lua script, so that two processes never both store one story. It outlives the crawl.
 
-Keys, under ``prefix`` (``bodytext:duplicates`` by default):
-``{prefix}:exact`` (hash: exact digest -> URL), ``{prefix}:signature`` (hash: URL -> packed MinHash),
-``{prefix}:band:{i}:{hash}`` (set of URLs whose band ``i`` hashes to ``hash``),
-``{prefix}:config`` (hash: the permutations, bands and rows the keys were written with).
+Keys, under ``prefix`` (``bodytext:duplicates`` by default), an article named by an 8-byte digest of
+its URL: ``{prefix}:url`` (hash: article -> URL), ``{prefix}:exact`` (hash: exact digest -> article),
+``{prefix}:signature`` (hash: article -> packed MinHash), ``{prefix}:band:{i}:{hash}`` (set of the
+articles whose band ``i`` hashes to ``hash``), ``{prefix}:config`` (hash: the permutations, bands and
+rows the keys were written with).
 """
 
 from __future__ import annotations
@@ -17,18 +18,19 @@ from ..extras import missing_extra
 from .fingerprint import NUM_PERM, SCHEME, SEED, SHINGLE_WORDS, Fingerprint
 from .index import Match, lsh_bands
 
-#: KEYS: exact hash, signature hash, band sets. ARGV: URL, exact digest, packed signature, equal
-#: values needed (out of NUM_PERM). Returns {URL, equal values} of the stored copy, or {} after storing.
+#: KEYS: URL hash, exact hash, signature hash, band sets. ARGV: article, URL, exact digest, packed
+#: signature, equal values needed (out of NUM_PERM). Returns {URL, equal values} of the stored copy, or
+#: {} after storing.
 CLAIM_SCRIPT = """
-local url, exact, signature, needed = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local known = redis.call('HGET', KEYS[1], exact)
-if known then return {known, string.len(signature) / 4} end
+local article, url, exact, signature, needed = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
+local known = redis.call('HGET', KEYS[2], exact)
+if known then return {redis.call('HGET', KEYS[1], known), string.len(signature) / 4} end
 local best, best_equal, seen = nil, -1, {}
-for i = 3, #KEYS do
+for i = 4, #KEYS do
   for _, member in ipairs(redis.call('SMEMBERS', KEYS[i])) do
     if not seen[member] then
       seen[member] = true
-      local other = redis.call('HGET', KEYS[2], member)
+      local other = redis.call('HGET', KEYS[3], member)
       if other then
         local equal = 0
         for at = 1, string.len(signature), 4 do
@@ -39,10 +41,11 @@ for i = 3, #KEYS do
     end
   end
 end
-if best and best_equal >= needed then return {best, best_equal} end
-redis.call('HSET', KEYS[1], exact, url)
-redis.call('HSET', KEYS[2], url, signature)
-for i = 3, #KEYS do redis.call('SADD', KEYS[i], url) end
+if best and best_equal >= needed then return {redis.call('HGET', KEYS[1], best), best_equal} end
+redis.call('HSET', KEYS[1], article, url)
+redis.call('HSET', KEYS[2], exact, article)
+redis.call('HSET', KEYS[3], article, signature)
+for i = 4, #KEYS do redis.call('SADD', KEYS[i], article) end
 return {}
 """
 
@@ -78,8 +81,10 @@ class RedisIndex:
         if not print_.words:
             return None
         signature = print_.signature
-        keys = [f"{self.prefix}:exact", f"{self.prefix}:signature", *self.band_keys(signature.tobytes())]
-        found = self._claim(keys=keys, args=[url, print_.exact, signature.tobytes(), self._needed])
+        names = ("url", "exact", "signature")
+        keys = [*(f"{self.prefix}:{name}" for name in names), *self.band_keys(signature.tobytes())]
+        article = hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest()
+        found = self._claim(keys=keys, args=[article, url, print_.exact, signature.tobytes(), self._needed])
         if not found:
             return None
         return Match(found[0].decode("utf-8"), int(found[1]) / NUM_PERM)

@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 from itemadapter import ItemAdapter
 from scrapy.utils.python import global_object_name
 
-from ..duplicates import DuplicateIndex, Match, fingerprint, make_index, plain_text_of
+from ..duplicates import Deduplicator, Match
 from ..result import ExtractionResult
 from .settings import BodyTextSettings
 
@@ -33,7 +33,7 @@ class DuplicateCheck:
         self.settings = settings
         self.stats = stats
         self._log = log  # the pipeline's: its per-page lines share one logger
-        self.index: DuplicateIndex | None = None
+        self.deduplicator: Deduplicator | None = None
         self._verdicts: WeakKeyDictionary[Page, Match | None] = WeakKeyDictionary()
         self._unflaggable: dict[type, bool] = {}  # item class -> lacks the duplicate fields
 
@@ -46,7 +46,8 @@ class DuplicateCheck:
         storing every article unchecked (counted in ``bodytext/duplicates/errors``)."""
         settings = self.settings
         try:
-            self.index = make_index(
+            self.deduplicator = Deduplicator(
+                settings.duplicates,
                 settings.duplicate_similarity,
                 redis_url=settings.duplicate_redis_url,
                 prefix=settings.duplicate_redis_prefix,
@@ -57,12 +58,12 @@ class DuplicateCheck:
             self._log(logging.ERROR, "Duplicate index unavailable, articles stored unchecked: %s", exc)
 
     def close(self) -> None:
-        if self.index is None:
+        if self.deduplicator is None:
             return
-        evicted = getattr(self.index, "evicted", 0)
+        evicted = getattr(self.deduplicator.index, "evicted", 0)
         if evicted:
             self.stats.set_value("bodytext/duplicates/evicted", evicted)
-        self.index.close()
+        self.deduplicator.close()
 
     @property
     def checked(self) -> WeakKeyDictionary[Page, Match | None]:
@@ -89,21 +90,18 @@ class DuplicateCheck:
         return match
 
     def _check(self, url: str, result: ExtractionResult) -> Match | None:
-        if self.index is None:
+        if self.deduplicator is None:
             return FIRST_COPY
-        print_ = fingerprint(plain_text_of(result))
-        if not print_.words:
-            self.stats.inc_value("bodytext/duplicates/no_text")
-            return FIRST_COPY
-        self.stats.inc_value("bodytext/duplicates/checked")
         try:
-            match = self.index.claim(url, print_)
+            outcome, match = self.deduplicator.claim(url, result)
         except Exception as exc:  # noqa: BLE001 - a Redis error stores the article unchecked
             self.stats.inc_value("bodytext/duplicates/errors")
             self._log(logging.WARNING, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
             return FIRST_COPY
-        if match is None:
-            self.stats.inc_value("bodytext/duplicates/indexed")
+        if outcome in ("indexed", "duplicate"):
+            self.stats.inc_value("bodytext/duplicates/checked")
+        if outcome in ("indexed", "no_text"):
+            self.stats.inc_value(f"bodytext/duplicates/{outcome}")
         return match
 
     def flag(self, item: Any, match: Match) -> None:
@@ -111,9 +109,7 @@ class DuplicateCheck:
         fields = self.settings.duplicate_fields
         if not fields or self._lacks_fields(type(item)):
             return
-        adapter = ItemAdapter(item)
-        adapter["duplicate_of"] = match.url
-        adapter["duplicate_similarity"] = round(match.similarity, 4)
+        ItemAdapter(item).update(match.fields())
 
     def _lacks_fields(self, item_class: type) -> bool:
         """A typed item class without the duplicate fields: said once per class (WARNING), and its

@@ -26,7 +26,7 @@ from ..config import (
     OUTPUT_FORMATS,
     ExtractConfig,
 )
-from ..duplicates import DEFAULT_CAPACITY, DEFAULT_SIMILARITY
+from ..duplicates import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, MODES
 from ..metadata import METADATA_VALUES
 from ..result import VALUE_NAMES
 from ..workers.executors import default_workers
@@ -58,9 +58,9 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
 #: presets written under other names and shapes (zyte-article: Zyte's Article fields, see ``plugin.zyte``)
 RENAMING_PRESETS: dict[str, dict[str, str]] = {zyte.PRESET: zyte.ARTICLE_FIELDS}
 #: what happens to an article repeating a stored one (BODYTEXT_DUPLICATES)
-DUPLICATE_CHOICES = ("flag", "drop", "off")
+DUPLICATE_CHOICES = MODES
 #: the item fields a flagged duplicate gets (BODYTEXT_DUPLICATES = "flag")
-DUPLICATE_FIELDS = ("duplicate_of", "duplicate_similarity")
+DUPLICATE_FIELDS = FIELDS
 #: command-line spellings of "no field" for BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD
 NO_FIELD = ("", "none", "null")
 
