@@ -258,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         flagged = 0
         for a in compared:
             match = index.claim(a.url, a.print_)
-            flagged += match is not None and by_url[match.url].id not in twins[a.id]
+            # a copy of the same URL (one page in two sources) is the corpus's own duplicate too
+            flagged += match is not None and match.url != a.url and by_url[match.url].id not in twins[a.id]
         index_flags[threshold] = flagged
 
     # --- variants -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from test_redis import redis_url  # noqa: F401 - the fixture: a redis-server of 
 
 from scrapy_bodytext import ExtractConfig, extract
 from scrapy_bodytext.duplicates import MemoryIndex, fingerprint, make_index, plain_text_of
+from scrapy_bodytext.duplicates.fingerprint import MAX_CHARS
 from scrapy_bodytext.duplicates.redis_index import RedisIndex
 
 STORIES = stories()
@@ -26,6 +27,14 @@ def test_the_exact_print_ignores_case_spacing_and_compatibility_forms():
     assert fingerprint(TEXT).exact == fingerprint("  " + TEXT.upper().replace(" ", "\n  ") + " ").exact
     assert fingerprint("ﬁnal report").exact == fingerprint("final report").exact
     assert fingerprint(TEXT).exact != fingerprint(TEXT + " more").exact
+
+
+def test_a_story_is_known_by_its_first_paragraphs():
+    long_text = " ".join(f"{paragraph}" for story in STORIES for paragraph in story.paragraphs)
+    assert len(long_text) > MAX_CHARS + 1000
+    head = long_text[:MAX_CHARS]
+    assert fingerprint(head + " a different ending of the page").exact == fingerprint(long_text).exact
+    assert fingerprint(long_text[500:]).similarity(fingerprint(long_text)) < 1.0
 
 
 def test_similarity_is_high_for_an_edited_copy_and_low_for_another_story():

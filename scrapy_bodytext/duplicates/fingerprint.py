@@ -17,6 +17,9 @@ from ..result import ExtractionResult
 #: permutations of the MinHash signature: 64 estimate a similarity within about ±0.06 (one standard
 #: deviation at 0.5), at half the cost of 128
 NUM_PERM = 64
+#: characters of the plain text fingerprinted (about 650 words): a story is known by its first
+#: paragraphs, and a long page costs no more than that
+MAX_CHARS = 4000
 #: words per shingle: long enough that two distinct articles on one topic share few shingles
 SHINGLE_WORDS = 5
 #: seed of the permutations: every process and every machine must draw the same ones
@@ -60,8 +63,8 @@ def normalised_words(text: str) -> list[str]:
 
 
 def fingerprint(text: str) -> Fingerprint:
-    """The fingerprint of an article's plain main text."""
-    tokens = normalised_words(text)
+    """The fingerprint of an article's plain main text (its first ``MAX_CHARS`` characters)."""
+    tokens = normalised_words(text[:MAX_CHARS])
     exact = hashlib.blake2b(" ".join(tokens).encode("utf-8"), digest_size=16).digest()
     shingles = _shingle_hashes(tokens)
     signature = MinHash(num_perm=NUM_PERM, seed=SEED, hashfunc=int, permutations=_permutations(), scheme=SCHEME)
