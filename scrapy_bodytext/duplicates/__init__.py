@@ -1,27 +1,34 @@
 """Near-duplicate articles across a crawl: a content fingerprint of each stored article's plain main
 text, and a crawl-wide index (in memory, or shared through Redis) that names the first stored copy of
 a story. No Scrapy here: the plugin, the command line and the datatrove step use it alike
-([duplicates.md](../../docs/duplicates.md))."""
+([duplicates.md](../../docs/duplicates.md)). The defaults load at once; the rest, which needs
+datasketch, on first access."""
 
 from __future__ import annotations
 
-from .check import MODES, Deduplicator
-from .fingerprint import NUM_PERM, SHINGLE_WORDS, Fingerprint, fingerprint, plain_text_of
-from .index import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, DuplicateIndex, Match, MemoryIndex, make_index
+import importlib
 
-__all__ = [
-    "DEFAULT_CAPACITY",
-    "DEFAULT_SIMILARITY",
-    "FIELDS",
-    "MODES",
-    "NUM_PERM",
-    "SHINGLE_WORDS",
-    "Deduplicator",
-    "DuplicateIndex",
-    "Fingerprint",
-    "Match",
-    "MemoryIndex",
-    "fingerprint",
-    "make_index",
-    "plain_text_of",
-]
+from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, MODES
+
+_LAZY = {
+    "NUM_PERM": ".fingerprint",
+    "SHINGLE_WORDS": ".fingerprint",
+    "Fingerprint": ".fingerprint",
+    "fingerprint": ".fingerprint",
+    "plain_text_of": ".fingerprint",
+    "DuplicateIndex": ".index",
+    "Match": ".index",
+    "MemoryIndex": ".index",
+    "make_index": ".index",
+    "Deduplicator": ".check",
+}
+
+__all__ = ["DEFAULT_CAPACITY", "DEFAULT_SIMILARITY", "FIELDS", "MODES", *_LAZY]
+
+
+def __getattr__(name: str) -> object:
+    """The names that need datasketch, imported on first access (its import takes a while)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)

@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ..result import ExtractionResult, Reason
+from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, MODES
 from .fingerprint import fingerprint, plain_text_of
-from .index import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, DuplicateIndex, Match, make_index
-
-#: what happens to a copy: kept with ``duplicate_of`` and ``duplicate_similarity``, left out, or nothing looked up
-MODES = ("flag", "drop", "off")
+from .index import DuplicateIndex, Match, make_index
 
 
 class Deduplicator:

@@ -11,17 +11,11 @@ from typing import Protocol
 import numpy as np
 from datasketch import MinHashLSH
 
+from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS
 from .fingerprint import NUM_PERM, Fingerprint
 
-#: estimated Jaccard similarity of word shingles at which an article is a copy of a stored one (chosen
-#: on ``benchmarks/duplicates_benchmark.py``'s figures, see docs/duplicates.md)
-DEFAULT_SIMILARITY = 0.5
-#: articles the in-memory index remembers before it forgets the oldest (about 0.7 GB, see docs/duplicates.md)
-DEFAULT_CAPACITY = 100_000
 #: the LSH bands are tuned this far below the similarity, so that candidates near it are not missed
 LSH_MARGIN = 0.15
-#: the fields a flagged copy gets: item fields, JSON keys and document metadata alike
-FIELDS = ("duplicate_of", "duplicate_similarity")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,11 +15,11 @@ from weakref import WeakKeyDictionary
 from itemadapter import ItemAdapter
 from scrapy.utils.python import global_object_name
 
-from ..duplicates import Deduplicator, Match
 from ..result import ExtractionResult
 from .settings import BodyTextSettings
 
 if TYPE_CHECKING:
+    from ..duplicates import Deduplicator, Match
     from .spidermiddlewares import Page
 
 #: the index's answer for a page that is the first stored copy (or could not be checked)
@@ -44,6 +44,8 @@ class DuplicateCheck:
     def open(self) -> None:
         """Connects the index; a Redis that cannot be reached is one ERROR line, and the crawl goes on
         storing every article unchecked (counted in ``bodytext/duplicates/errors``)."""
+        from ..duplicates import Deduplicator  # datasketch is loaded when the check is on
+
         settings = self.settings
         try:
             self.deduplicator = Deduplicator(

@@ -5,10 +5,10 @@ the page's body in a bounded pool (threads, or worker processes with ``BODYTEXT_
 page however many items the page produced. Articles get the result values ``BODYTEXT_FIELDS`` names
 (``main_text`` and ``article_probability`` by default); items of non-article pages raise
 :class:`NotAnArticle`; items of pages the extractor could not handle follow ``BODYTEXT_ON_FAILURE``.
-An article repeating one the crawl stored already is flagged (``duplicate_of``, ``duplicate_similarity``)
-or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. Each page whose items are dropped is announced once with the ``page_rejected`` signal (the review
-feed's input). Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass
-untouched.
+An article repeating one the crawl stored already is flagged (``duplicate_of``,
+``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. Each page
+whose items are dropped is announced once with the ``page_rejected`` signal (the review feed's input).
+Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass untouched.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from scrapy.utils.misc import load_object
 from scrapy.utils.python import global_object_name
 
 from ..config import ExtractConfig
-from ..duplicates import Match
 from ..result import ExtractionResult, Reason, empty_result
 from ..workers.executors import Executor, WorkerLost, announce, extract_timed, make_executor, wait_for
 from . import zyte
@@ -37,6 +36,8 @@ from .startup import crawler_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+    from ..duplicates import Match
 
 logger = logging.getLogger(__name__)
 
