@@ -44,7 +44,7 @@ from datasketch import MinHash
 
 from scrapy_bodytext import api
 from scrapy_bodytext.duplicates import DEFAULT_SIMILARITY, NUM_PERM, Fingerprint, MemoryIndex, fingerprint
-from scrapy_bodytext.duplicates.fingerprint import SCHEME, SEED, _permutations
+from scrapy_bodytext.duplicates.shingles import SCHEME, SEED, _permutations
 from scrapy_bodytext.evaluation.corpus import iter_corpus
 from scrapy_bodytext.evaluation.report import machine_description
 

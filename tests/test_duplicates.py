@@ -15,8 +15,8 @@ from test_redis import redis_url  # noqa: F401 - the fixture: a redis-server of 
 
 from scrapy_bodytext import ExtractConfig, extract
 from scrapy_bodytext.duplicates import MemoryIndex, fingerprint, make_index, plain_text_of
-from scrapy_bodytext.duplicates.fingerprint import MAX_CHARS
 from scrapy_bodytext.duplicates.redis_index import RedisIndex
+from scrapy_bodytext.duplicates.shingles import MAX_CHARS
 
 STORIES = stories()
 TEXT = "\n".join(STORIES[0].paragraphs)

@@ -11,11 +11,11 @@ import importlib
 from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, MODES
 
 _LAZY = {
-    "NUM_PERM": ".fingerprint",
-    "SHINGLE_WORDS": ".fingerprint",
-    "Fingerprint": ".fingerprint",
-    "fingerprint": ".fingerprint",
-    "plain_text_of": ".fingerprint",
+    "NUM_PERM": ".shingles",
+    "SHINGLE_WORDS": ".shingles",
+    "Fingerprint": ".shingles",
+    "fingerprint": ".shingles",
+    "plain_text_of": ".shingles",
     "DuplicateIndex": ".index",
     "Match": ".index",
     "MemoryIndex": ".index",

@@ -7,8 +7,8 @@ from collections import Counter
 
 from ..result import ExtractionResult, Reason
 from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, MODES
-from .fingerprint import fingerprint, plain_text_of
 from .index import DuplicateIndex, Match, make_index
+from .shingles import fingerprint, plain_text_of
 
 
 class Deduplicator:

@@ -12,7 +12,7 @@ import numpy as np
 from datasketch import MinHashLSH
 
 from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS
-from .fingerprint import NUM_PERM, Fingerprint
+from .shingles import NUM_PERM, Fingerprint
 
 #: the LSH bands are tuned this far below the similarity, so that candidates near it are not missed
 LSH_MARGIN = 0.15

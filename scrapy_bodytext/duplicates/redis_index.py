@@ -15,8 +15,8 @@ import hashlib
 from typing import Any
 
 from ..extras import missing_extra
-from .fingerprint import NUM_PERM, SCHEME, SEED, SHINGLE_WORDS, Fingerprint
 from .index import Match, lsh_bands
+from .shingles import NUM_PERM, SCHEME, SEED, SHINGLE_WORDS, Fingerprint
 
 #: KEYS: URL hash, exact hash, signature hash, band sets. ARGV: article, URL, exact digest, packed
 #: signature, equal values needed (out of NUM_PERM). Returns {URL, equal values} of the stored copy, or
