@@ -21,6 +21,7 @@ _SCRAPY_EXPORTS = {
     "BodyTextPipeline": "scrapy_bodytext.plugin.pipelines",
     "NotAnArticle": "scrapy_bodytext.plugin.pipelines",
     "ExtractionFailed": "scrapy_bodytext.plugin.pipelines",
+    "DuplicateArticle": "scrapy_bodytext.plugin.pipelines",
     "RejectedFeed": "scrapy_bodytext.plugin.review",
     "RejectedPage": "scrapy_bodytext.plugin.review",
     "page_rejected": "scrapy_bodytext.plugin.review",
@@ -39,7 +40,7 @@ __all__ = [
 if _typing.TYPE_CHECKING:  # pragma: no cover
     from .plugin.addon import Addon
     from .plugin.middlewares import BodyTextDownloaderMiddleware
-    from .plugin.pipelines import BodyTextPipeline, ExtractionFailed, NotAnArticle
+    from .plugin.pipelines import BodyTextPipeline, DuplicateArticle, ExtractionFailed, NotAnArticle
     from .plugin.review import RejectedFeed, RejectedPage, page_rejected
     from .plugin.spidermiddlewares import BodyTextSpiderMiddleware
 

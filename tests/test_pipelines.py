@@ -428,3 +428,42 @@ def test_the_zyte_preset_on_a_typed_item_lacking_fields_writes_those_it_has(capl
     assert out["headline"] == "Mine" and out["metadata"] == {"probability": 0.9}
     errors = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
     assert len(errors) == 1 and "articleBodyHtml" in errors[0]
+
+
+def test_only_stored_articles_make_a_later_page_a_copy():
+    """A non-article kept with its text (BODYTEXT_DROP_NON_ARTICLES = False) is not remembered: the first
+    article with the same text is the first copy, and the next one names it."""
+    pipeline = make_pipeline(BODYTEXT_DROP_NON_ARTICLES=False)
+    listing, first, second = {"n": 1}, {"n": 2}, {"n": 3}
+    process(  # one extraction thread: the pages are judged in this order
+        pipeline,
+        (listing, new_page(LISTING, url="https://example.com/listing")),
+        (first, new_page(ARTICLE, url="https://example.com/first")),
+        (second, new_page(ARTICLE, url="https://example.com/second")),
+    )
+    assert listing["article_probability"] == 0.1 and "duplicate_of" not in listing and "duplicate_of" not in first
+    assert second["duplicate_of"] == "https://example.com/first" and second["duplicate_similarity"] == 1.0
+    assert stats(pipeline)["bodytext/duplicates/indexed"] == 1
+    assert stats(pipeline)["bodytext/duplicates/flagged"] == 1
+
+
+def test_the_items_of_a_dropped_copy_share_one_verdict_line_and_review_record(caplog):
+    pipeline = make_pipeline(BODYTEXT_DUPLICATES="drop")
+    rejected = []
+    pipeline.crawler.signals.connect(lambda page, spider: rejected.append(page), signal=page_rejected, weak=False)
+    copy = new_page(ARTICLE, url="https://example.com/copy")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        outs = process(
+            pipeline,
+            ({"n": 0}, new_page(ARTICLE, url="https://example.com/first")),
+            *(({"n": n}, copy) for n in (1, 2, 3)),
+        )
+    assert outs[0] == {"n": 0, "main_text": outs[0]["main_text"], "article_probability": 0.9}
+    assert all(type(out).__name__ == "DuplicateArticle" for out in outs[1:])
+    assert outs[1].duplicate_of == "https://example.com/first" and outs[1].url == "https://example.com/copy"
+    lines = [record.getMessage() for record in caplog.records if "Duplicate (" in record.getMessage()]
+    assert lines == [
+        "Duplicate (similarity 1.00 to https://example.com/first), items dropped: https://example.com/copy"
+    ]
+    assert [(page.url, page.reason) for page in rejected] == [("https://example.com/copy", "duplicate")]
+    assert stats(pipeline)["bodytext/duplicates/dropped"] == 1 and stats(pipeline)["bodytext/pages/rejected"] == 1

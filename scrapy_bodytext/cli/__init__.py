@@ -30,6 +30,13 @@ def _probability(text: str) -> float:
     return value
 
 
+def _similarity(text: str) -> float:
+    value = _probability(text)
+    if value == 0.0:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -47,6 +54,7 @@ EXTRACT_EXAMPLES = """examples:
   find . -name '*.htm' | scrapy-bodytext extract --json -i -    # paths from stdin
   curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ -
   scrapy-bodytext extract crawl.warc.gz -o texts.jsonl
+  scrapy-bodytext extract --duplicates drop --json -o texts.jsonl day1.warc.gz day2.warc.gz
 """
 
 
@@ -178,6 +186,31 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="in plain-text mode, no verdict line per page on stderr"
     )
     extract.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    extract.add_argument(
+        "--duplicates",
+        choices=("flag", "drop", "off"),
+        default="off",
+        help="an article repeating an earlier one of the run (docs/duplicates.md): flag it (duplicate_of and "
+        "duplicate_similarity with --json and in archives' lines, on the verdict line otherwise), drop it "
+        "(left out of the output, said on stderr), or look nothing up (default off)",
+    )
+    extract.add_argument(
+        "--duplicate-similarity",
+        type=_similarity,
+        metavar="S",
+        help="similarity (0-1] at which an article is a copy (default: the plugin's BODYTEXT_DUPLICATE_SIMILARITY)",
+    )
+    extract.add_argument(
+        "--duplicate-redis-url",
+        metavar="URL",
+        help="keep the index in this Redis (shared with crawls and other runs) instead of in memory",
+    )
+    extract.add_argument(
+        "--duplicate-redis-prefix",
+        default="bodytext:duplicates",
+        metavar="PREFIX",
+        help="prefix of the index's Redis keys (default bodytext:duplicates)",
+    )
 
     evaluate = commands.add_parser(
         "evaluate",

@@ -10,7 +10,7 @@ import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from ..api import extract_with_config
 from ..archives.entries import ArchiveEntry, WarcUnavailable, iter_archive
@@ -18,6 +18,9 @@ from ..config import ExtractConfig
 from ..result import SKIP_REASONS, ExtractionResult, Reason
 from . import FAILED, OK
 from .progress import Progress, progress_display
+
+if TYPE_CHECKING:
+    from ..duplicates import Deduplicator, Match
 
 #: extraction outcomes counted as errors rather than as skipped pages
 _ERROR_REASONS = frozenset((Reason.ERROR, Reason.TIME_LIMIT))
@@ -40,6 +43,7 @@ class ArchiveSummary:
     skipped: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     damaged: Counter = field(default_factory=Counter)
+    duplicates: int = 0  # articles repeating an earlier one (flagged, or left out with --duplicates drop)
 
     def add_result(self, result: ExtractionResult) -> None:
         self.html += 1
@@ -64,13 +68,20 @@ class ArchiveSummary:
             f"skipped: {sum(self.skipped.values())}{detail(self.skipped)}",
             f"errors: {sum(self.errors.values())}{detail(self.errors)}",
             f"damaged: {sum(self.damaged.values())}{detail(self.damaged)}",
+            *([f"duplicates: {self.duplicates}"] if self.duplicates else []),
         ]
 
 
 def extract_archive(
-    stream: BinaryIO, name: str, config: ExtractConfig, out: TextIO, extract_many: ExtractMany | None = None
+    stream: BinaryIO,
+    name: str,
+    config: ExtractConfig,
+    out: TextIO,
+    extract_many: ExtractMany | None = None,
+    duplicates: Deduplicator | None = None,
 ) -> int:
     """Stream the archive ``stream`` into JSON lines on ``out``; damage and the summary go to stderr.
+    ``duplicates``: the run's duplicate check (a copy's line gets ``duplicate_of``, or is left out).
 
     ``extract_many`` runs the extractor over the HTML pages, in order (default: one after the other
     in this process; a process pool's ordered map fits). Returns ``OK``, or ``FAILED`` when a part of
@@ -86,14 +97,10 @@ def extract_archive(
                 summary.records += 1
                 if result is not None:
                     summary.add_result(result)
-                    row = {
-                        "url": entry.url,
-                        "warc_date": entry.date,
-                        "offset": entry.offset,
-                        "status": entry.status,
-                        **result.as_dict(),
-                    }
-                    out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    match = duplicates.check(entry.url or f"{name}#{entry.offset}", result) if duplicates else None
+                    summary.duplicates += match is not None
+                    if match is None or not duplicates.dropping:
+                        _write_row(out, entry, result, match)
                 elif entry.kind == "skipped":
                     summary.skipped[entry.reason] += 1
                 else:
@@ -112,6 +119,19 @@ def extract_archive(
     out.flush()
     print(f"== {name}", *summary.lines(), sep="\n", file=sys.stderr)
     return FAILED if summary.damaged else OK
+
+
+def _write_row(out: TextIO, entry: ArchiveEntry, result: ExtractionResult, match: Match | None) -> None:
+    """One JSON line: where the record is, the result, and a copy's ``duplicate_of``."""
+    row = {
+        "url": entry.url,
+        "warc_date": entry.date,
+        "offset": entry.offset,
+        "status": entry.status,
+        **result.as_dict(),
+        **(match.fields() if match is not None else {}),
+    }
+    out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def _one_by_one(config: ExtractConfig) -> ExtractMany:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, replace
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from ..api import extract_with_config
 from ..archives.entries import GZIP_MAGIC, looks_like_archive
@@ -27,6 +27,9 @@ from .inputs import DEFAULT_GLOBS, STDIN, Source, gather
 from .options import build_config, parse_options
 from .parallel import in_order, worker_count
 from .progress import Progress, progress_display
+
+if TYPE_CHECKING:
+    from ..duplicates import Deduplicator
 
 #: seconds a worker process may spend on one input before it is replaced (the extraction itself stops
 #: at the configured time budget; this catches what hangs outside it)
@@ -104,8 +107,16 @@ def _peekable(stream: BinaryIO) -> BinaryIO:
 class ExtractRun:
     """One ``extract`` command: writes each input's outcome in input order, counts failures."""
 
-    def __init__(self, args: argparse.Namespace, config: ExtractConfig, out: TextIO, sources: list[Source]):
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        config: ExtractConfig,
+        out: TextIO,
+        sources: list[Source],
+        duplicates: Deduplicator | None = None,
+    ):
         self.args = args
+        self.duplicates = duplicates
         self.config = config
         self.out = out
         self.job = PageJob(config, args.url, args.encoding)
@@ -178,17 +189,27 @@ class ExtractRun:
         self.clear_progress()
         try:
             with open_input(name) as stream:
-                self.status = max(self.status, extract_archive(stream, name, self.config, self.out))
+                self.status = max(
+                    self.status, extract_archive(stream, name, self.config, self.out, duplicates=self.duplicates)
+                )
         except OSError as exc:
             self.fail(name, exc.strerror or str(exc))
 
     def write_page(self, name: str, result: ExtractionResult) -> None:
+        match = self.duplicates.check(self.args.url or name, result) if self.duplicates is not None else None
+        if match is not None and self.duplicates.dropping:
+            if not self.args.quiet:
+                self.note(f"== {name}: dropped, {duplicate_note(match)}")
+            return
         if self.args.json:
             row = {"path": name, "url": self.args.url, **result.as_dict()}
+            if match is not None:
+                row.update(match.fields())
             self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
         if not self.args.quiet:
-            self.note(f"== {name}: {verdict(result, self.config.threshold)}")
+            flagged = f", {duplicate_note(match)}" if match is not None else ""
+            self.note(f"== {name}: {verdict(result, self.config.threshold)}{flagged}")
         if self.several:
             self.out.write(f"==> {name} <==\n")
         if result.text:
@@ -242,6 +263,11 @@ def verdict(result: ExtractionResult, threshold: float) -> str:
     return f"{judged} (P(article) {result.article_probability:.2f} {sign} {threshold:.2f}, {reason})"
 
 
+def duplicate_note(match) -> str:
+    """How a copy is named on stderr: the first copy and the similarity."""
+    return f"duplicate of {match.url} (similarity {match.similarity:.2f})"
+
+
 #: the line between a page's main text and its reader comments in plain output (--comments)
 COMMENTS_MARK = "--- comments ---"
 
@@ -258,6 +284,16 @@ def run_extract(args: argparse.Namespace) -> int:
     )
     sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)
     with ExitStack() as stack:
+        duplicates = None
+        if args.duplicates != "off":
+            try:
+                duplicates = open_duplicates(args)
+            except Exception as exc:  # noqa: BLE001 - an unreachable Redis, keys of another configuration
+                print(f"scrapy-bodytext extract: duplicate index: {exc}", file=sys.stderr)
+                return FAILED
+            stack.callback(duplicates.close)
+            if config.output_format != "text":
+                config = config.replace(plain_text=True)  # copies are found on the plain text
         out: TextIO = sys.stdout
         if args.output:
             try:
@@ -265,4 +301,16 @@ def run_extract(args: argparse.Namespace) -> int:
             except OSError as exc:
                 print(f"scrapy-bodytext extract: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
                 return FAILED
-        return ExtractRun(args, config, out, sources).run()
+        return ExtractRun(args, config, out, sources, duplicates).run()
+
+
+def open_duplicates(args: argparse.Namespace) -> Deduplicator:
+    """The run's duplicate check (datasketch is loaded only when it is asked for)."""
+    from ..duplicates import DEFAULT_SIMILARITY, Deduplicator
+
+    return Deduplicator(
+        args.duplicates,
+        args.duplicate_similarity or DEFAULT_SIMILARITY,
+        redis_url=args.duplicate_redis_url,
+        prefix=args.duplicate_redis_prefix,
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -31,6 +32,7 @@ except ImportError as exc:
 from ..api import extract_with_config
 from ..archives import iter_archive
 from ..config import DEFAULT_MAX_BODY_SIZE, DEFAULT_THRESHOLD, DEFAULT_TIME_BUDGET, OUTPUT_FORMATS, ExtractConfig
+from ..duplicates import DEFAULT_SIMILARITY, MODES, Deduplicator
 from ..metadata import METADATA_VALUES
 from ..page.decoding import decode
 from ..plugin.settings import fields_of
@@ -42,6 +44,8 @@ __all__ = ["ArchiveReader", "BodyTextExtractor"]
 ALWAYS = ("article_probability", "extractor")
 #: the drop reason of a page judged not to be an article
 NOT_AN_ARTICLE = "not_an_article"
+#: the drop reason (and, flagged, the stat) of an article repeating an earlier one
+DUPLICATE = "duplicate"
 #: extra seconds a child process gets past ``timeout`` before it is killed (the extraction itself
 #: stops at ``timeout``; this catches what hangs outside it)
 KILL_GRACE = 1.0
@@ -57,7 +61,10 @@ class BodyTextExtractor(PipelineStep):
     page is not an article; ``drop_non_articles``: False keeps them, with their probability;
     ``fields``: the result values written to the document's metadata, as ``BODYTEXT_FIELDS`` takes
     them (a preset, value names, or a mapping to rename keys); ``output_format``: "text", "markdown"
-    or "html"; ``timeout``: seconds of extraction per document.
+    or "html"; ``timeout``: seconds of extraction per document. ``duplicates``: "flag" gives an article
+    repeating an earlier one ``duplicate_of`` and ``duplicate_similarity`` metadata, "drop" drops it
+    (``dropped_duplicate``), "off" (default) looks nothing up; each task keeps its own index, unless
+    ``duplicate_redis_url`` names a Redis that every task shares (docs/duplicates.md).
     """
 
     name = "📰 BodyText"
@@ -71,9 +78,26 @@ class BodyTextExtractor(PipelineStep):
         fields: str | list[str] | Mapping[str, str | None] = "default",
         output_format: str = "text",
         timeout: float = DEFAULT_TIME_BUDGET,
+        duplicates: str = "off",
+        duplicate_similarity: float = DEFAULT_SIMILARITY,
+        duplicate_redis_url: str | None = None,
+        duplicate_redis_prefix: str = "bodytext:duplicates",
     ):
         super().__init__()
         self.config = build_config(extractor, threshold, fields, output_format, timeout)
+        if duplicates not in MODES:
+            raise ValueError(f"duplicates must be one of {', '.join(MODES)}, got {duplicates!r}")
+        if duplicates != "off" and output_format != "text":
+            self.config = self.config.replace(plain_text=True)  # copies are found on the plain text
+        self.duplicates = {
+            "mode": duplicates,
+            "similarity": duplicate_similarity,
+            "redis_url": duplicate_redis_url,
+            "prefix": duplicate_redis_prefix,
+        }
+        similar = duplicate_similarity
+        if isinstance(similar, bool) or not isinstance(similar, (int, float)) or not 0.0 < similar <= 1.0:
+            raise ValueError(f"duplicate_similarity must be a number within (0, 1], got {similar!r}")
         if not isinstance(drop_non_articles, bool):
             raise ValueError(f"drop_non_articles must be True or False, got {drop_non_articles!r}")
         self.drop_non_articles = drop_non_articles
@@ -85,14 +109,30 @@ class BodyTextExtractor(PipelineStep):
         if data is None:
             return
         extract_one = partial(extract_in_child, config=self.config)
-        with ExtractorSandbox(timeout=self.timeout + KILL_GRACE, warmup_text=(WARM_UP, None)) as sandbox:
+        settings = self.duplicates
+        duplicates = Deduplicator(
+            settings["mode"], settings["similarity"], redis_url=settings["redis_url"], prefix=settings["prefix"]
+        )
+        with (
+            ExtractorSandbox(timeout=self.timeout + KILL_GRACE, warmup_text=(WARM_UP, None)) as sandbox,
+            closing(duplicates),
+        ):
             for doc in data:
                 self.stat_update(StatHints.total)
                 with self.track_time():
                     outcome = self._extract(sandbox, extract_one, doc)
+                match = None
+                if not isinstance(outcome, str):
+                    url = doc.metadata.get("url")
+                    match = duplicates.check(url if isinstance(url, str) else str(doc.id), outcome)
+                    if match is not None and duplicates.dropping:
+                        outcome = DUPLICATE
                 if isinstance(outcome, str):
                     self.stat_update(StatHints.dropped, f"dropped_{outcome}")
                     continue
+                if match is not None:
+                    self.stat_update(DUPLICATE)
+                    doc.metadata.update(match.fields())
                 self._fill(doc, outcome)
                 self.stat_update(StatHints.forwarded)
                 self.update_doc_stats(doc)

@@ -5,9 +5,10 @@ the page's body in a bounded pool (threads, or worker processes with ``BODYTEXT_
 page however many items the page produced. Articles get the result values ``BODYTEXT_FIELDS`` names
 (``main_text`` and ``article_probability`` by default); items of non-article pages raise
 :class:`NotAnArticle`; items of pages the extractor could not handle follow ``BODYTEXT_ON_FAILURE``.
-Each page whose items are dropped is announced once with the ``page_rejected`` signal (the review
-feed's input). Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass
-untouched.
+An article repeating one the crawl stored already is flagged (``duplicate_of``,
+``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. Each page
+whose items are dropped is announced once with the ``page_rejected`` signal (the review feed's input).
+Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass untouched.
 """
 
 from __future__ import annotations
@@ -26,14 +27,17 @@ from ..config import ExtractConfig
 from ..result import ExtractionResult, Reason, empty_result
 from ..workers.executors import Executor, WorkerLost, announce, extract_timed, make_executor, wait_for
 from . import zyte
+from .duplicates import DuplicateCheck
 from .middlewares import BodyTextDownloaderMiddleware
-from .review import NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
+from .review import DUPLICATE, NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
 from .settings import BodyTextSettings
 from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
 from .startup import crawler_settings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+    from ..duplicates import Match
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +72,16 @@ class ExtractionFailed(DropItem):
         self.reason = reason
 
 
+class DuplicateArticle(DropItem):
+    """The item's page repeats an article the crawl stored already (``BODYTEXT_DUPLICATES = "drop"``)."""
+
+    def __init__(self, url: str, match: Match):
+        super().__init__(f"duplicate: similarity {match.similarity:.2f} to {match.url} {url}", log_level=DROP_LOG_LEVEL)
+        self.url = url
+        self.duplicate_of = match.url
+        self.similarity = match.similarity
+
+
 class BodyTextPipeline:
     """Gives the items of each tagged page the page's main text and article probability, or drops them."""
 
@@ -82,6 +96,7 @@ class BodyTextPipeline:
         # id of a config -> (that config, kept so the id stays its own; the one Zyte Articles need)
         self._article_configs: dict[int, tuple[ExtractConfig, ExtractConfig]] = {}
         self._missing: dict[type, tuple[str, ...]] = {}  # item class -> fields it lacks
+        self.duplicates = None if settings.duplicates == "off" else DuplicateCheck(settings, crawler.stats, self._log)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyTextPipeline:
@@ -98,9 +113,13 @@ class BodyTextPipeline:
         self._warn_missing_components()
         self.executor.start()
         announce(self.executor, self.crawler.settings.get("BODYTEXT_WORKERS"))
+        if self.duplicates is not None:
+            self.duplicates.open()
 
     async def close_spider(self) -> None:
         await run_in_thread(self.executor.shutdown)
+        if self.duplicates is not None:
+            self.duplicates.close()
         counts = getattr(self.executor, "counts", None)
         if counts is not None:  # worker processes
             self.stats.set_value("bodytext/workers/pool_size", self.settings.workers)
@@ -127,8 +146,27 @@ class BodyTextPipeline:
             self.stats.inc_value("bodytext/items/non_articles")
             if self.settings.drop_non_articles:
                 raise NotAnArticle(page.url, result.article_probability, self._threshold, result.extractor)
+        duplicate = self._duplicate_of(page, result)
         self._write(item, result)
+        if duplicate is not None and self.duplicates is not None:
+            self.duplicates.flag(item, duplicate)
         return item
+
+    def _duplicate_of(self, page: Page, result: ExtractionResult) -> Match | None:
+        """The stored article this article repeats (None: the first copy, now indexed); its items are
+        dropped instead with ``BODYTEXT_DUPLICATES = "drop"``. Only articles about to be stored are
+        looked up, so a dropped page never makes a later one a duplicate."""
+        if self.duplicates is None or not result.is_article:
+            return None
+        announced = page in self.duplicates.checked
+        match = self.duplicates.verdict(page, result)
+        if match is not None and self.duplicates.dropping:
+            if not announced:
+                self._announce_rejected(
+                    page, result, DUPLICATE, f"duplicate of {match.url} (similarity {match.similarity:.2f})"
+                )
+            raise DuplicateArticle(page.url, match)
+        return match
 
     @property
     def _threshold(self) -> float:
@@ -242,7 +280,7 @@ class BodyTextPipeline:
                 reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
                 self._announce_rejected(page, result, reason)
 
-    def _announce_rejected(self, page: Page, result: ExtractionResult, reason: str) -> None:
+    def _announce_rejected(self, page: Page, result: ExtractionResult, reason: str, detail: str = "") -> None:
         """The ``page_rejected`` signal, once per page whose items are dropped (the review feed's input)."""
         self.stats.inc_value("bodytext/pages/rejected")
         rejected = RejectedPage(
@@ -252,7 +290,7 @@ class BodyTextPipeline:
             threshold=self._threshold,
             extractor=result.extractor,
             title=result.title,
-            detail=result.detail,
+            detail=detail or result.detail,
         )
         self.crawler.signals.send_catch_log(page_rejected, page=rejected, spider=self.crawler.spider)
 

@@ -33,6 +33,8 @@ page_rejected = object()
 
 #: reason of a page judged not to be an article (the other reasons are the extraction's)
 NOT_AN_ARTICLE = "not_an_article"
+#: reason of an article repeating one the crawl stored already (BODYTEXT_DUPLICATES = "drop")
+DUPLICATE = "duplicate"
 
 
 @dataclass
@@ -40,7 +42,7 @@ class RejectedPage:
     """What a reviewer needs to judge a rejection: the page, why, and the figures behind it."""
 
     url: str
-    reason: str  # "not_an_article", "no_main_text", or why the extractor could not handle the page
+    reason: str  # "not_an_article", "duplicate", "no_main_text", or why the extractor could not handle the page
     article_probability: float
     threshold: float
     extractor: str

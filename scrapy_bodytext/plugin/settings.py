@@ -26,6 +26,7 @@ from ..config import (
     OUTPUT_FORMATS,
     ExtractConfig,
 )
+from ..duplicates import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, MODES
 from ..metadata import METADATA_VALUES
 from ..result import VALUE_NAMES
 from ..workers.executors import default_workers
@@ -56,6 +57,10 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
 }
 #: presets written under other names and shapes (zyte-article: Zyte's Article fields, see ``plugin.zyte``)
 RENAMING_PRESETS: dict[str, dict[str, str]] = {zyte.PRESET: zyte.ARTICLE_FIELDS}
+#: what happens to an article repeating a stored one (BODYTEXT_DUPLICATES)
+DUPLICATE_CHOICES = MODES
+#: the item fields a flagged duplicate gets (BODYTEXT_DUPLICATES = "flag")
+DUPLICATE_FIELDS = FIELDS
 #: command-line spellings of "no field" for BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD
 NO_FIELD = ("", "none", "null")
 
@@ -84,6 +89,11 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_WORKERS": "auto",
     "BODYTEXT_WORKER_MAX_TASKS": 500,
     "BODYTEXT_WORKER_TIMEOUT": 60.0,
+    "BODYTEXT_DUPLICATES": "flag",
+    "BODYTEXT_DUPLICATE_SIMILARITY": DEFAULT_SIMILARITY,
+    "BODYTEXT_DUPLICATE_CAPACITY": DEFAULT_CAPACITY,
+    "BODYTEXT_DUPLICATE_REDIS_URL": None,
+    "BODYTEXT_DUPLICATE_REDIS_PREFIX": "bodytext:duplicates",
 }
 
 
@@ -110,15 +120,26 @@ class BodyTextSettings:
     workers: int
     worker_max_tasks: int
     worker_timeout: float
+    duplicates: str  # "flag", "drop" or "off": what happens to an article repeating a stored one
+    duplicate_similarity: float
+    duplicate_capacity: int  # articles the in-memory index remembers
+    duplicate_redis_url: str | None  # the index is shared through this Redis, else in memory
+    duplicate_redis_prefix: str
 
     @property
     def fields(self) -> tuple[str, ...]:
         """The item fields the plugin writes (with the zyte-article preset and HTML output, also
-        ``articleBodyHtml``)."""
+        ``articleBodyHtml``); the duplicate fields are apart (``duplicate_fields``)."""
         written = tuple(field for _, field in self.field_map)
         if self.zyte and self.extract.output_format == "html":
             written += (zyte.HTML_FIELD,)
         return written
+
+    @property
+    def duplicate_fields(self) -> tuple[str, ...]:
+        """The fields a flagged duplicate gets (none unless ``BODYTEXT_DUPLICATES`` is "flag"): written
+        on duplicates only, and only where the item can hold them (typed items declare them)."""
+        return DUPLICATE_FIELDS if self.duplicates == "flag" else ()
 
     def in_scope(self, item: Any) -> bool:
         """Whether the pipeline judges ``item`` (BODYTEXT_ITEM_CLASSES); other items pass untouched."""
@@ -141,6 +162,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     rejected_feeds = reader.get("BODYTEXT_REJECTED_FEED", _feeds)
     written = {name for name, _ in field_map}
     zyte_fields = reader.get("BODYTEXT_FIELDS", _has_zyte_preset)
+    duplicates = reader.get("BODYTEXT_DUPLICATES", _choice(DUPLICATE_CHOICES))
     try:
         config = ExtractConfig(
             extractor=extractor,
@@ -154,7 +176,8 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
             comments="comments" in written,  # collected only when written
             # read only when written, or for the review feed's titles
             metadata=bool(written & METADATA_VALUES or rejected_feeds),
-            plain_text=zyte_fields,  # articleBody is plain text whatever the output format
+            # articleBody, and the text duplicates are found on, are plain text whatever the output format
+            plain_text=zyte_fields or (duplicates != "off" and output_format != "text"),
         )
     except ValueError as exc:  # options of an extractor: the config names the extractor and option
         raise BodyTextSettingError(f"BODYTEXT_EXTRACTOR_OPTIONS: {exc}") from None
@@ -174,6 +197,11 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         workers=reader.get("BODYTEXT_WORKERS", _workers),
         worker_max_tasks=reader.get("BODYTEXT_WORKER_MAX_TASKS", _integer(1)),
         worker_timeout=reader.get("BODYTEXT_WORKER_TIMEOUT", _number(0.0, None, open_low=True)),
+        duplicates=duplicates,
+        duplicate_similarity=reader.get("BODYTEXT_DUPLICATE_SIMILARITY", _number(0.0, 1.0, open_low=True)),
+        duplicate_capacity=reader.get("BODYTEXT_DUPLICATE_CAPACITY", _integer(1)),
+        duplicate_redis_url=reader.get("BODYTEXT_DUPLICATE_REDIS_URL", _redis_url),
+        duplicate_redis_prefix=reader.get("BODYTEXT_DUPLICATE_REDIS_PREFIX", _key_prefix),
     )
 
 
@@ -269,6 +297,21 @@ def _workers(value: Any) -> int:
         return _integer(0)(value)
     except ValueError:
         raise ValueError('expected an integer >= 0, or "auto"') from None
+
+
+def _redis_url(value: Any) -> str | None:
+    """A Redis URL (redis://, rediss:// or unix://), or None/"" for the in-memory index."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str) or not value.strip().startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("expected a Redis URL such as 'redis://localhost:6379/0', or None for the in-memory index")
+    return value.strip()
+
+
+def _key_prefix(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value.strip()):
+        raise ValueError("expected a Redis key prefix without spaces, e.g. 'bodytext:duplicates'")
+    return value.strip()
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:

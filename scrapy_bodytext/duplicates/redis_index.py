@@ -1,0 +1,133 @@
+"""The index shared through Redis, for a crawl spread over processes and machines (the scrapy-redis
+setup): plain Redis sets and hashes keyed by the LSH bands of datasketch's ``MinHashLSH``, checked and
+written by one Lua script, so that two processes never both store one story. It outlives the crawl.
+
+Keys, under ``prefix`` (``bodytext:duplicates`` by default), an article named by an 8-byte digest of
+its URL: ``{prefix}:url`` (hash: article -> URL), ``{prefix}:exact`` (hash: exact digest -> article),
+``{prefix}:signature`` (hash: article -> packed MinHash), ``{prefix}:band:{i}:{hash}`` (set of the
+articles whose band ``i`` hashes to ``hash``), ``{prefix}:config`` (hash: the permutations, bands and
+rows the keys were written with).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..extras import missing_extra
+from .index import Match, lsh_bands
+from .shingles import NUM_PERM, SCHEME, SEED, SHINGLE_WORDS, Fingerprint
+
+#: KEYS: URL hash, exact hash, signature hash, band sets. ARGV: article, URL, exact digest, packed
+#: signature, equal values needed (out of NUM_PERM). Returns {URL, equal values} of the stored copy, or
+#: {} after storing.
+CLAIM_SCRIPT = """
+local article, url, exact, signature, needed = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
+local known = redis.call('HGET', KEYS[2], exact)
+if known then return {redis.call('HGET', KEYS[1], known), string.len(signature) / 4} end
+local best, best_equal, seen = nil, -1, {}
+for i = 4, #KEYS do
+  for _, member in ipairs(redis.call('SMEMBERS', KEYS[i])) do
+    if not seen[member] then
+      seen[member] = true
+      local other = redis.call('HGET', KEYS[3], member)
+      if other then
+        local equal = 0
+        for at = 1, string.len(signature), 4 do
+          if string.sub(signature, at, at + 3) == string.sub(other, at, at + 3) then equal = equal + 1 end
+        end
+        if equal > best_equal then best, best_equal = member, equal end
+      end
+    end
+  end
+end
+if best and best_equal >= needed then return {redis.call('HGET', KEYS[1], best), best_equal} end
+redis.call('HSET', KEYS[1], article, url)
+redis.call('HSET', KEYS[2], exact, article)
+redis.call('HSET', KEYS[3], article, signature)
+for i = 4, #KEYS do redis.call('SADD', KEYS[i], article) end
+return {}
+"""
+
+
+class RedisIndex:
+    """The crawl-wide index in Redis at ``url`` (``redis://host:port/db``), under ``prefix``."""
+
+    def __init__(self, url: str, *, prefix: str = "bodytext:duplicates", similarity: float, client: Any = None):
+        if not 0.0 < similarity <= 1.0:
+            raise ValueError(f"similarity must be within (0, 1], got {similarity!r}")
+        try:
+            import redis
+        except ImportError as exc:
+            raise missing_extra("the Redis duplicate index", "redis", exc) from None
+        self.similarity = similarity
+        self.prefix = prefix
+        self.client = client or redis.Redis.from_url(url)
+        lsh = lsh_bands(similarity)
+        self.ranges = lsh.hashranges
+        self._needed = max(1, round(similarity * NUM_PERM - 1e-9))
+        self._check_config(
+            {
+                "num_perm": NUM_PERM,
+                "seed": SEED,
+                "scheme": SCHEME,
+                "shingle": SHINGLE_WORDS,
+                "bands": f"{lsh.b}x{lsh.r}",
+            }
+        )
+        self._claim = self.client.register_script(CLAIM_SCRIPT)
+
+    def claim(self, url: str, print_: Fingerprint) -> Match | None:
+        if not print_.words:
+            return None
+        signature = print_.signature
+        names = ("url", "exact", "signature")
+        keys = [*(f"{self.prefix}:{name}" for name in names), *self.band_keys(signature.tobytes())]
+        article = hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest()
+        found = self._claim(keys=keys, args=[article, url, print_.exact, signature.tobytes(), self._needed])
+        if not found:
+            return None
+        return Match(found[0].decode("utf-8"), int(found[1]) / NUM_PERM)
+
+    def band_keys(self, packed: bytes) -> list[str]:
+        """The set of each LSH band of a packed signature (4 bytes per value)."""
+        return [
+            f"{self.prefix}:band:{band}:{hashlib.blake2b(packed[start * 4 : end * 4], digest_size=8).hexdigest()}"
+            for band, (start, end) in enumerate(self.ranges)
+        ]
+
+    def clear(self) -> int:
+        """Delete every key of this index (what a new crawl from scratch wants); the number deleted."""
+        deleted = 0
+        for batch in _batches(self.client.scan_iter(match=f"{self.prefix}:*", count=1000), 500):
+            deleted += self.client.delete(*batch)
+        return deleted
+
+    def close(self) -> None:
+        self.client.close()
+
+    def _check_config(self, config: dict[str, Any]) -> None:
+        """Keys written with other permutations or shingles would never match: refuse to mix them."""
+        key = f"{self.prefix}:config"
+        wanted = {name: str(value) for name, value in config.items()}
+        self.client.hsetnx(key, "num_perm", wanted["num_perm"])  # claims an empty index
+        stored = {k.decode(): v.decode() for k, v in self.client.hgetall(key).items()}
+        if len(stored) == 1:
+            self.client.hset(key, mapping=wanted)
+            stored = wanted
+        if stored != wanted:
+            raise ValueError(
+                f"the Redis keys under {self.prefix!r} were written with {stored}, not {wanted}: "
+                "clear them or choose another prefix"
+            )
+
+
+def _batches(items: Any, size: int) -> Any:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
