@@ -3,7 +3,7 @@
 peer libraries, measured in one run. Prints Markdown tables ready for the README.
 
     python benchmarks/benchmark.py [DIR] [--extractor NAME ...] [--no-peers] [--json FILE]
-    python benchmarks/benchmark.py [DIR] --alternate [--extractor NAME ...] [--rounds N] [--profile N]
+    python benchmarks/benchmark.py [DIR] --alternate [--extractor NAME ...] [--source NAME] [--rounds N] [--profile N]
 
 DIR defaults to ../shared/corpus/dev next to the checkout. Every method runs over the whole corpus in
 its own freshly spawned process, which reads the pages one at a time, so the peak RSS reported is that
@@ -16,7 +16,8 @@ methods (the default one unless ``--extractor`` names others) each process the p
 order rotating from page to page), so that every method meets the same state of caches and machine.
 It prints each one's CPU time per page and its ratio to bare lxml, over all rounds and as the median
 of the per-round ratios. ``--profile N`` then profiles the front end and the default method over the
-corpus and prints the N functions with the largest own time (cProfile).
+corpus and prints the N functions with the largest cumulative and own times (cProfile). ``--source``
+keeps only the pages of one source.
 
 Methods:
 
@@ -198,7 +199,12 @@ def extractor_method(name: str):
     return lambda page: extract_with_config(page.body, config, url=page.url, encoding=page.charset)
 
 
-def alternate(folder: Path, names: list[str], rounds: int) -> dict[str, list[float]]:
+def selected_pages(folder: Path, source: str | None):
+    """Pages of the corpus, only those of ``source`` when one is named."""
+    return (page for page in iter_corpus(folder) if source is None or page.source == source)
+
+
+def alternate(folder: Path, names: list[str], rounds: int, source: str | None = None) -> dict[str, list[float]]:
     """CPU seconds of each method per round, the methods taking turns on every page."""
     runners: dict[str, Callable] = {BASELINE: lxml_method(), FRONT_END: front_end_method()}
     runners.update({name: extractor_method(name) for name in names})
@@ -206,7 +212,7 @@ def alternate(folder: Path, names: list[str], rounds: int) -> dict[str, list[flo
     seconds = {name: [0.0] * rounds for name in order}
     cpu = time.process_time
     for round_ in range(rounds):
-        for number, page in enumerate(iter_corpus(folder)):
+        for number, page in enumerate(selected_pages(folder, source)):
             shift = number % len(order)
             for name in order[shift:] + order[:shift]:
                 started = cpu()
@@ -233,23 +239,27 @@ def alternating_table(seconds: dict[str, list[float]], pages: int) -> str:
     return markdown_table(headers, rows)
 
 
-def profile(folder: Path, top: int) -> str:
-    """cProfile of the front end and the default method over the corpus: the ``top`` functions by own time."""
+def profile(folder: Path, top: int, source: str | None = None) -> str:
+    """cProfile of the front end and the default method over the corpus: the ``top`` functions by
+    cumulative time, then by own time."""
     runner = extractor_method(ExtractConfig().extractor)
     profiler = cProfile.Profile()
-    for page in iter_corpus(folder):
+    for page in selected_pages(folder, source):
         profiler.enable()
         runner(page)
         profiler.disable()
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
     return out.getvalue()
 
 
-def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> None:
-    pages = sum(1 for _ in iter_corpus(folder))
-    seconds = alternate(folder, names, rounds)
-    print(f"Corpus {folder}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
+def run_alternating(folder: Path, names: list[str], rounds: int, top: int, source: str | None = None) -> None:
+    pages = sum(1 for _ in selected_pages(folder, source))
+    seconds = alternate(folder, names, rounds, source)
+    chosen = f" (source {source})" if source else ""
+    print(f"Corpus {folder}{chosen}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
     print()
     print(
         "CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
@@ -260,10 +270,11 @@ def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> No
     if top:
         print()
         print(
-            f"Profile of the default method ({ExtractConfig().extractor}, front end included), top {top} by own time:"
+            f"Profile of the default method ({ExtractConfig().extractor}, front end included), top {top} by "
+            "cumulative time, then by own time:"
         )
         print()
-        print(profile(folder, top))
+        print(profile(folder, top, source))
 
 
 # --- report ----------------------------------------------------------------------------------------
@@ -322,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="speed only: bare lxml, the front end and our methods take turns page by page in one process",
     )
+    parser.add_argument(
+        "--source", metavar="NAME", help="with --alternate: only the pages of this source (as in index.jsonl)"
+    )
     parser.add_argument("--rounds", type=int, default=1, metavar="N", help="with --alternate: passes over the corpus")
     parser.add_argument(
         "--profile",
@@ -337,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.profile < 0:
         parser.error("--rounds must be at least 1 and --profile not negative")
     if args.alternate:
-        run_alternating(folder, args.extractor or [ExtractConfig().extractor], args.rounds, args.profile)
+        names = args.extractor or [ExtractConfig().extractor]
+        run_alternating(folder, names, args.rounds, args.profile, args.source)
         return 0
 
     present, missing = available_extractors()
