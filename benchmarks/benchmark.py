@@ -239,6 +239,95 @@ def alternating_table(seconds: dict[str, list[float]], pages: int) -> str:
     return markdown_table(headers, rows)
 
 
+#: the default method's steps, in the order a page goes through them (``stage_seconds``)
+GROUPS = (
+    ("front end", "decoding, parsing, cleaning and the shared columns (`read_page`)"),
+    ("metadata", "title, dates, authors, ... (`metadata.read_metadata`)"),
+    ("paragraphs", "paragraphs and their first-pass features (`units.paragraphs`)"),
+    ("first pass", "the first-pass model"),
+    ("second pass", "context features and the second-pass model"),
+    ("judge", "the selection, page evidence and the article model"),
+    ("output", "writing the main text"),
+)
+
+
+def stage_seconds(page, config: ExtractConfig) -> dict[str, float] | None:
+    """CPU seconds of each of the default method's steps (``GROUPS``) on ``page``: the steps of
+    ``extract_with_config``, ``bodytext.score`` and ``bodytext.extract``, called one by one in the
+    same order (None: the page was skipped before any method ran)."""
+    from scrapy_bodytext.api import read_page
+    from scrapy_bodytext.extractors.bodytext import context, select, units
+    from scrapy_bodytext.extractors.bodytext import page as judge
+    from scrapy_bodytext.extractors.bodytext.model import load_model
+    from scrapy_bodytext.metadata import read_declared, read_metadata
+    from scrapy_bodytext.output.formats import write_selection
+    from scrapy_bodytext.page.parse import parse_html
+    from scrapy_bodytext.result import LimitExceeded
+
+    model, cpu = load_model(), time.thread_time
+    seconds = dict.fromkeys([name for name, _ in GROUPS], 0.0)
+    started = cpu()
+    try:
+        doc = read_page(page.body, config.replace(metadata=False), url=page.url, encoding=page.charset)[0]
+    except LimitExceeded:
+        return None
+    seconds["front end"] = cpu() - started
+    if not doc.texts:
+        return None
+    root = parse_html(page_text(page)).root  # metadata reads the tree before it is cleaned: a tree of its own
+    started = cpu()
+    read_metadata(root, page.url, read_declared(root))
+    seconds["metadata"] = cpu() - started
+    started = cpu()
+    paras = units.paragraphs(doc)
+    seconds["paragraphs"] = cpu() - started
+    if not paras.candidates:
+        return seconds
+    started = cpu()
+    first = model.first_pass(paras.rows)
+    seconds["first pass"] = cpu() - started
+    started = cpu()
+    firsts = [0.0] * len(paras.starts)
+    for i, value in zip(paras.candidates, first.tolist()):
+        firsts[i] = value
+    scores = [0.0] * len(paras.starts)
+    for i, value in zip(
+        paras.candidates, model.second_pass(paras.rows.join(context.context_rows(paras, firsts))).tolist()
+    ):
+        scores[i] = value
+    seconds["second pass"] = cpu() - started
+    started = cpu()
+    keep = select(paras, scores, model.cut, model.relative_cut, model.guard)
+    evidence = judge.page_evidence(doc, paras)
+    model.article_probability(judge.article_row(paras, evidence, keep, scores))
+    seconds["judge"] = cpu() - started
+    started = cpu()
+    write_selection(doc, [slot for i in keep for slot in range(paras.starts[i], paras.ends[i])])
+    seconds["output"] = cpu() - started
+    return seconds
+
+
+def cost_table(folder: Path, source: str | None = None) -> str:
+    """Each step's share of the default method's CPU time over the corpus (``stage_seconds``)."""
+    config = ExtractConfig()
+    totals = dict.fromkeys([name for name, _ in GROUPS], 0.0)
+    pages = 0
+    for page in selected_pages(folder, source):
+        found = stage_seconds(page, config)
+        if found is None:
+            continue
+        pages += 1
+        for name, value in found.items():
+            totals[name] += value
+    whole = sum(totals.values()) or 1.0
+    rows = [
+        [name, what, fmt(1000 * totals[name] / max(pages, 1), 2), f"{100 * totals[name] / whole:.1f} %"]
+        for name, what in GROUPS
+    ]
+    rows.append(["all", f"{pages} pages", fmt(1000 * whole / max(pages, 1), 2), "100.0 %"])
+    return markdown_table(["step", "what", "CPU ms/page", "share"], rows)
+
+
 def profile(folder: Path, top: int, source: str | None = None) -> str:
     """cProfile of the front end and the default method over the corpus: the ``top`` functions by
     cumulative time, then by own time."""
@@ -267,6 +356,10 @@ def run_alternating(folder: Path, names: list[str], rounds: int, top: int, sourc
     )
     print()
     print(alternating_table(seconds, pages))
+    print()
+    print("Where the default method's time goes, step by step (each step timed on its own, CPU time of the thread):")
+    print()
+    print(cost_table(folder, source))
     if top:
         print()
         print(

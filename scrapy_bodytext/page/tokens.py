@@ -45,7 +45,12 @@ def words(text: str, *, split_cjk: bool = True) -> list[str]:
 
 def word_finder(split_cjk: bool = True) -> Callable[[str], list[str]]:
     """The bound ``findall`` behind ``words``, for loops over many texts."""
-    return (WORD_RE if split_cjk else _SPACED_WORD_RE).findall
+    return word_pattern(split_cjk).findall
+
+
+def word_pattern(split_cjk: bool = True) -> re.Pattern:
+    """The pattern of a word as ``words`` finds it (for matching many texts joined into one)."""
+    return WORD_RE if split_cjk else _SPACED_WORD_RE
 
 
 def cjk_share(text: str) -> float:
