@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -499,12 +498,15 @@ class _ParagraphRanges:
     def __init__(self, doc: Document, starts: list[int]):
         self.doc = doc
         self.starts = starts
+        first_slots = np.array(starts, np.int64)
+        #: per element: the first paragraph starting inside it, and the first past its end
+        self.lows = np.searchsorted(first_slots, doc.slot_starts).tolist()
+        self.highs = np.searchsorted(first_slots, doc.slot_ends).tolist()
         self.cache: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def of(self, element: int) -> tuple[int, int]:
         """Paragraphs whose first slot lies inside ``element``'s subtree."""
-        doc = self.doc
-        return (bisect_left(self.starts, doc.slot_starts[element]), bisect_left(self.starts, doc.slot_ends[element]))
+        return (self.lows[element], self.highs[element])
 
     def chain(self, element: int) -> tuple[tuple[int, int], ...]:
         """Distinct paragraph ranges of ``element`` and its ancestors, innermost first."""
