@@ -26,7 +26,7 @@ import numpy as np
 
 from ...page.document import HEADING_TAGS, Document
 from ...page.language import CHARACTER_LANGUAGES, detect_language, stopwords
-from ...page.tokens import word_pattern
+from ...page.tokens import counts_per_text, joined_words
 from .table import Table
 from .vocabulary import KINDS, MAX_LINE, line_kinds
 
@@ -342,15 +342,8 @@ class _TextCues:
         self.starts = np.cumsum(lengths + 1) - (lengths + 1)
         self.ends = self.starts + lengths
         self.stripped = np.fromiter((len(segment.rstrip()) for segment in segments), np.int64, len(segments))
-        words = word_pattern(split_cjk=language in CHARACTER_LANGUAGES)
-        finder = _SEPARATED.get(words.pattern)
-        if finder is None:
-            finder = _SEPARATED[words.pattern] = re.compile("\0|" + words.pattern, words.flags)
-        self.words = finder.findall(joined.lower())  # each paragraph's words, then a NUL
-        separators = np.flatnonzero(np.fromiter(map("\0".__eq__, self.words), bool, len(self.words)))
-        #: per paragraph: the index in ``words`` just past its last word
-        self.word_ends = np.append(separators, len(self.words))[: len(segments)]
-        self.tokens = np.maximum(np.diff(self.word_ends, prepend=-1) - 1, 1)
+        self.words, self.word_ends = joined_words(segments, split_cjk=language in CHARACTER_LANGUAGES)
+        self.tokens = np.maximum(counts_per_text(self.word_ends), 1)
 
     @staticmethod
     def _sums(mask: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -362,10 +355,8 @@ class _TextCues:
         """Share of each paragraph's words that are stop words of the page's language (0 without one)."""
         if self.language is None:
             return np.zeros(len(self.segments))
-        stop_words = stopwords(self.language).__contains__
-        hits = np.fromiter(map(stop_words, self.words), bool, len(self.words))
-        prefix = np.concatenate(([0], np.cumsum(hits, dtype=np.int64)))
-        return np.diff(prefix[self.word_ends], prepend=0) / self.tokens
+        hits = np.fromiter(map(stopwords(self.language).__contains__, self.words), bool, len(self.words))
+        return counts_per_text(self.word_ends, hits) / self.tokens
 
     @property
     def punctuation(self) -> np.ndarray:
@@ -405,10 +396,6 @@ class _TextCues:
     def upper_share(self) -> np.ndarray:
         """Per paragraph: the share of capitals in its sample."""
         return self._sample_share(_CAPITAL)
-
-
-#: word pattern -> the same with a NUL as a word of its own (paragraph separators in ``_TextCues``)
-_SEPARATED: dict[str, re.Pattern] = {}
 
 
 #: the structural bits behind the features of that name
