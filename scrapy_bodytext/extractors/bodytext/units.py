@@ -25,7 +25,7 @@ from itertools import accumulate
 import numpy as np
 
 from ...page.document import HEADING_TAGS, Document
-from ...page.language import CHARACTER_LANGUAGES, detect_language, stopwords
+from ...page.language import CHARACTER_LANGUAGES, detect_language, stopword_counts, token_counts
 from ...page.tokens import counts_per_text, joined_words
 from .table import Table
 from .vocabulary import KINDS, MAX_LINE, line_kinds
@@ -156,8 +156,9 @@ def paragraphs(doc: Document) -> Paragraphs:
     """Split the page into paragraphs and compute the feature row of every candidate.
 
     The columns are computed for all candidates at once: lengths, links, tags and regions from the
-    page's prefix sums, and the text cues (words, stop words, punctuation, digits, capitals,
-    sentence ends) from one pass over the candidates' text joined into one string (``_TextCues``)."""
+    page's prefix sums, stop words from the page's one count of them per slot (``page.language``),
+    the other text cues (words, punctuation, digits, capitals, sentence ends) from one pass over the
+    candidates' text joined into one string (``_TextCues``)."""
     breaks, texts, owners, tags, parents = doc.breaks, doc.texts, doc.owners, doc.tags, doc.parents
     n_slots = len(texts)
     starts = [s for s, kind in enumerate(breaks) if kind == 2 or not s]
@@ -201,7 +202,7 @@ def paragraphs(doc: Document) -> Paragraphs:
     doc.check_time()
 
     cues = _TextCues(segments, language)
-    stops = cues.stop_density()
+    stops = _stop_density(doc, language, [starts[i] for i in candidates], [ends[i] for i in candidates])
     stop_density = [0.0] * n
     for i, value in zip(candidates, stops.tolist()):
         stop_density[i] = value
@@ -270,6 +271,18 @@ def paragraphs(doc: Document) -> Paragraphs:
     )
 
 
+def _stop_density(doc: Document, language: str | None, firsts: list[int], lasts: list[int]) -> np.ndarray:
+    """Per paragraph (slots ``first:last``): the share of its words that are stop words of the
+    page's language (0 without one), from the page's one count of stop words per slot
+    (``page.language.stopword_counts``)."""
+    if language is None:
+        return np.zeros(len(firsts))
+    hits = np.concatenate(([0], np.cumsum(stopword_counts(doc, language), dtype=np.int64)))
+    words = np.concatenate(([0], np.cumsum(token_counts(doc, language), dtype=np.int64)))
+    lo, hi = np.array(firsts, np.int64), np.array(lasts, np.int64)
+    return (hits[hi] - hits[lo]) / np.maximum(words[hi] - words[lo], 1)
+
+
 def _segments(texts: list[str], breaks: list[int], firsts: list[int], lasts: list[int]) -> list[str]:
     """The text of each paragraph (slots ``first:last``), table cells separated by a space (a
     paragraph of several slots starts with that space when its first slot has a break)."""
@@ -325,13 +338,12 @@ class _TextCues:
     """The text cues of paragraphs, read in one pass over their texts joined into one string (a NUL
     between two paragraphs: no word, punctuation or sentence end spans it), their counts summed
     per paragraph from the offsets. The values are those of matching each paragraph on its own:
-    words as ``page.language.splitter`` finds them in the lower-cased text, punctuation marks,
+    words (``tokens.joined_words``, as the page language's stop list splits them), punctuation marks,
     digits and capitals among the first ``_SAMPLE`` characters, sentence ends (a mark followed by
     whitespace or the paragraph's end)."""
 
     def __init__(self, segments: list[str], language: str | None):
         self.segments = segments
-        self.language = language
         joined = "\0".join(segments)
         if joined.count("\0") > len(segments) - 1:  # a NUL in a text: another character of no class
             joined = "\0".join(segment.replace("\0", "\1") for segment in segments)
@@ -350,13 +362,6 @@ class _TextCues:
         """Per paragraph: how many positions ``lo:hi`` of the joined text ``mask`` marks."""
         prefix = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
         return prefix[hi] - prefix[lo]
-
-    def stop_density(self) -> np.ndarray:
-        """Share of each paragraph's words that are stop words of the page's language (0 without one)."""
-        if self.language is None:
-            return np.zeros(len(self.segments))
-        hits = np.fromiter(map(stopwords(self.language).__contains__, self.words), bool, len(self.words))
-        return counts_per_text(self.word_ends, hits) / self.tokens
 
     @property
     def punctuation(self) -> np.ndarray:
