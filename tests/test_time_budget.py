@@ -42,6 +42,13 @@ def test_the_deadline_counts_the_threads_cpu_time_not_the_time_it_waits():
     assert deadline.passed()
 
 
+def test_the_cpu_clock_is_read_only_once_the_wall_clock_passed_the_budget(monkeypatch):
+    deadline = Deadline.after(60.0)
+    monkeypatch.setattr(time, "thread_time", lambda: 1e9)  # as if the budget were spent
+    assert not deadline.passed()  # a minute has not gone by: the CPU time cannot be past it
+    assert Deadline(cpu=0.0, wall=time.perf_counter() + 60, earliest=0.0).passed()
+
+
 def test_the_wall_clock_guard_stops_a_page_that_blocks():
     deadline = Deadline.after(0.01)
     assert deadline.wall - time.perf_counter() <= WALL_GUARD_FACTOR * 0.01
