@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 import numpy as np
@@ -113,6 +113,14 @@ def splitter(lang: str | None) -> Callable[[str], list[str]]:
     return word_finder(split_cjk=lang in CHARACTER_LANGUAGES)
 
 
+def count_stopwords(texts: Sequence[str], lang: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per text: its number of words and of stop words of ``lang`` (the one count of stop words:
+    ``stopword_counts`` reads it for every slot of a page, a method for the slots it weighs)."""
+    found, ends = joined_words(texts, split_cjk=lang in CHARACTER_LANGUAGES, prepare=_prepared)
+    hits = np.fromiter(map(stopwords(lang).__contains__, found), bool, len(found))
+    return counts_per_text(ends), counts_per_text(ends, hits)
+
+
 def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
     key = (__name__, "stopword_counts", lang)
     cached = doc.memo.get(key)
@@ -120,9 +128,8 @@ def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
         if lang is None:
             cached = (doc.token_counts, [0] * len(doc.texts))
         else:
-            found, ends = joined_words(doc.texts, split_cjk=lang in CHARACTER_LANGUAGES, prepare=_prepared)
-            hits = np.fromiter(map(stopwords(lang).__contains__, found), bool, len(found))
-            cached = (counts_per_text(ends).tolist(), counts_per_text(ends, hits).tolist())
+            tokens, hits = count_stopwords(doc.texts, lang)
+            cached = (tokens.tolist(), hits.tolist())
         doc.memo[key] = cached
     return cached
 

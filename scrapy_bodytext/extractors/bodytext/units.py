@@ -25,7 +25,7 @@ from itertools import accumulate
 import numpy as np
 
 from ...page.document import HEADING_TAGS, Document
-from ...page.language import CHARACTER_LANGUAGES, detect_language, stopword_counts, token_counts
+from ...page.language import CHARACTER_LANGUAGES, count_stopwords, detect_language
 from ...page.tokens import counts_per_text, joined_words
 from .table import Table
 from .vocabulary import KINDS, MAX_LINE, line_kinds
@@ -156,7 +156,7 @@ def paragraphs(doc: Document) -> Paragraphs:
     """Split the page into paragraphs and compute the feature row of every candidate.
 
     The columns are computed for all candidates at once: lengths, links, tags and regions from the
-    page's prefix sums, stop words from the page's one count of them per slot (``page.language``),
+    page's prefix sums, stop words from the one count of them per slot (``page.language``),
     the other text cues (words, punctuation, digits, capitals, sentence ends) from one pass over the
     candidates' text joined into one string (``_TextCues``)."""
     breaks, texts, owners, tags, parents = doc.breaks, doc.texts, doc.owners, doc.tags, doc.parents
@@ -273,14 +273,19 @@ def paragraphs(doc: Document) -> Paragraphs:
 
 def _stop_density(doc: Document, language: str | None, firsts: list[int], lasts: list[int]) -> np.ndarray:
     """Per paragraph (slots ``first:last``): the share of its words that are stop words of the
-    page's language (0 without one), from the page's one count of stop words per slot
-    (``page.language.stopword_counts``)."""
+    page's language (0 without one), from the one count of stop words per slot
+    (``page.language.count_stopwords``), read for the paragraphs' slots only."""
     if language is None:
         return np.zeros(len(firsts))
-    hits = np.concatenate(([0], np.cumsum(stopword_counts(doc, language), dtype=np.int64)))
-    words = np.concatenate(([0], np.cumsum(token_counts(doc, language), dtype=np.int64)))
-    lo, hi = np.array(firsts, np.int64), np.array(lasts, np.int64)
-    return (hits[hi] - hits[lo]) / np.maximum(words[hi] - words[lo], 1)
+    texts = doc.texts
+    words, hits = count_stopwords(
+        [texts[slot] for first, last in zip(firsts, lasts) for slot in range(first, last)], language
+    )
+    bounds = np.concatenate(([0], np.cumsum(np.array(lasts, np.int64) - np.array(firsts, np.int64))))
+    hits_at = np.concatenate(([0], np.cumsum(hits)))
+    words_at = np.concatenate(([0], np.cumsum(words)))
+    lo, hi = bounds[:-1], bounds[1:]
+    return (hits_at[hi] - hits_at[lo]) / np.maximum(words_at[hi] - words_at[lo], 1)
 
 
 def _segments(texts: list[str], breaks: list[int], firsts: list[int], lasts: list[int]) -> list[str]:
