@@ -3,7 +3,7 @@
 peer libraries, measured in one run. Prints Markdown tables ready for the README.
 
     python benchmarks/benchmark.py [DIR] [--extractor NAME ...] [--no-peers] [--json FILE]
-    python benchmarks/benchmark.py [DIR] --alternate [--extractor NAME ...] [--rounds N] [--profile N]
+    python benchmarks/benchmark.py [DIR] --alternate [--extractor NAME ...] [--source NAME] [--rounds N] [--profile N]
 
 DIR defaults to ../shared/corpus/dev next to the checkout. Every method runs over the whole corpus in
 its own freshly spawned process, which reads the pages one at a time, so the peak RSS reported is that
@@ -16,7 +16,8 @@ methods (the default one unless ``--extractor`` names others) each process the p
 order rotating from page to page), so that every method meets the same state of caches and machine.
 It prints each one's CPU time per page and its ratio to bare lxml, over all rounds and as the median
 of the per-round ratios. ``--profile N`` then profiles the front end and the default method over the
-corpus and prints the N functions with the largest own time (cProfile).
+corpus and prints the N functions with the largest cumulative and own times (cProfile). ``--source``
+keeps only the pages of one source.
 
 Methods:
 
@@ -198,7 +199,12 @@ def extractor_method(name: str):
     return lambda page: extract_with_config(page.body, config, url=page.url, encoding=page.charset)
 
 
-def alternate(folder: Path, names: list[str], rounds: int) -> dict[str, list[float]]:
+def selected_pages(folder: Path, source: str | None):
+    """Pages of the corpus, only those of ``source`` when one is named."""
+    return (page for page in iter_corpus(folder) if source is None or page.source == source)
+
+
+def alternate(folder: Path, names: list[str], rounds: int, source: str | None = None) -> dict[str, list[float]]:
     """CPU seconds of each method per round, the methods taking turns on every page."""
     runners: dict[str, Callable] = {BASELINE: lxml_method(), FRONT_END: front_end_method()}
     runners.update({name: extractor_method(name) for name in names})
@@ -206,7 +212,7 @@ def alternate(folder: Path, names: list[str], rounds: int) -> dict[str, list[flo
     seconds = {name: [0.0] * rounds for name in order}
     cpu = time.process_time
     for round_ in range(rounds):
-        for number, page in enumerate(iter_corpus(folder)):
+        for number, page in enumerate(selected_pages(folder, source)):
             shift = number % len(order)
             for name in order[shift:] + order[:shift]:
                 started = cpu()
@@ -233,23 +239,116 @@ def alternating_table(seconds: dict[str, list[float]], pages: int) -> str:
     return markdown_table(headers, rows)
 
 
-def profile(folder: Path, top: int) -> str:
-    """cProfile of the front end and the default method over the corpus: the ``top`` functions by own time."""
+#: the default method's steps, in the order a page goes through them (``stage_seconds``)
+GROUPS = (
+    ("front end", "decoding, parsing, cleaning and the shared columns (`read_page`)"),
+    ("metadata", "title, dates, authors, ... (`metadata.read_metadata`)"),
+    ("paragraphs", "paragraphs and their first-pass features (`units.paragraphs`)"),
+    ("first pass", "the first-pass model"),
+    ("second pass", "context features and the second-pass model"),
+    ("judge", "the selection, page evidence and the article model"),
+    ("output", "writing the main text"),
+)
+
+
+def stage_seconds(page, config: ExtractConfig) -> dict[str, float] | None:
+    """CPU seconds of each of the default method's steps (``GROUPS``) on ``page``: the steps of
+    ``extract_with_config``, ``bodytext.score`` and ``bodytext.extract``, called one by one in the
+    same order (None: the page was skipped before any method ran)."""
+    from scrapy_bodytext.api import read_page
+    from scrapy_bodytext.extractors.bodytext import context, select, units
+    from scrapy_bodytext.extractors.bodytext import page as judge
+    from scrapy_bodytext.extractors.bodytext.model import load_model
+    from scrapy_bodytext.metadata import read_declared, read_metadata
+    from scrapy_bodytext.output.formats import write_selection
+    from scrapy_bodytext.page.parse import parse_html
+    from scrapy_bodytext.result import LimitExceeded
+
+    model, cpu = load_model(), time.thread_time
+    seconds = dict.fromkeys([name for name, _ in GROUPS], 0.0)
+    started = cpu()
+    try:
+        doc = read_page(page.body, config.replace(metadata=False), url=page.url, encoding=page.charset)[0]
+    except LimitExceeded:
+        return None
+    seconds["front end"] = cpu() - started
+    if not doc.texts:
+        return None
+    root = parse_html(page_text(page)).root  # metadata reads the tree before it is cleaned: a tree of its own
+    started = cpu()
+    read_metadata(root, page.url, read_declared(root))
+    seconds["metadata"] = cpu() - started
+    started = cpu()
+    paras = units.paragraphs(doc)
+    seconds["paragraphs"] = cpu() - started
+    if not paras.candidates:
+        return seconds
+    started = cpu()
+    first = model.first_pass(paras.rows)
+    seconds["first pass"] = cpu() - started
+    started = cpu()
+    firsts = [0.0] * len(paras.starts)
+    for i, value in zip(paras.candidates, first.tolist()):
+        firsts[i] = value
+    scores = [0.0] * len(paras.starts)
+    for i, value in zip(
+        paras.candidates, model.second_pass(paras.rows.join(context.context_rows(paras, firsts))).tolist()
+    ):
+        scores[i] = value
+    seconds["second pass"] = cpu() - started
+    started = cpu()
+    keep = select(paras, scores, model.cut, model.relative_cut, model.guard)
+    evidence = judge.page_evidence(doc, paras)
+    model.article_probability(judge.article_row(paras, evidence, keep, scores))
+    seconds["judge"] = cpu() - started
+    started = cpu()
+    write_selection(doc, [slot for i in keep for slot in range(paras.starts[i], paras.ends[i])])
+    seconds["output"] = cpu() - started
+    return seconds
+
+
+def cost_table(folder: Path, source: str | None = None) -> str:
+    """Each step's share of the default method's CPU time over the corpus (``stage_seconds``)."""
+    config = ExtractConfig()
+    totals = dict.fromkeys([name for name, _ in GROUPS], 0.0)
+    pages = 0
+    for page in selected_pages(folder, source):
+        found = stage_seconds(page, config)
+        if found is None:
+            continue
+        pages += 1
+        for name, value in found.items():
+            totals[name] += value
+    whole = sum(totals.values()) or 1.0
+    rows = [
+        [name, what, fmt(1000 * totals[name] / max(pages, 1), 2), f"{100 * totals[name] / whole:.1f} %"]
+        for name, what in GROUPS
+    ]
+    rows.append(["all", f"{pages} pages", fmt(1000 * whole / max(pages, 1), 2), "100.0 %"])
+    return markdown_table(["step", "what", "CPU ms/page", "share"], rows)
+
+
+def profile(folder: Path, top: int, source: str | None = None) -> str:
+    """cProfile of the front end and the default method over the corpus: the ``top`` functions by
+    cumulative time, then by own time."""
     runner = extractor_method(ExtractConfig().extractor)
     profiler = cProfile.Profile()
-    for page in iter_corpus(folder):
+    for page in selected_pages(folder, source):
         profiler.enable()
         runner(page)
         profiler.disable()
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
     return out.getvalue()
 
 
-def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> None:
-    pages = sum(1 for _ in iter_corpus(folder))
-    seconds = alternate(folder, names, rounds)
-    print(f"Corpus {folder}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
+def run_alternating(folder: Path, names: list[str], rounds: int, top: int, source: str | None = None) -> None:
+    pages = sum(1 for _ in selected_pages(folder, source))
+    seconds = alternate(folder, names, rounds, source)
+    chosen = f" (source {source})" if source else ""
+    print(f"Corpus {folder}{chosen}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
     print()
     print(
         "CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
@@ -257,13 +356,18 @@ def run_alternating(folder: Path, names: list[str], rounds: int, top: int) -> No
     )
     print()
     print(alternating_table(seconds, pages))
+    print()
+    print("Where the default method's time goes, step by step (each step timed on its own, CPU time of the thread):")
+    print()
+    print(cost_table(folder, source))
     if top:
         print()
         print(
-            f"Profile of the default method ({ExtractConfig().extractor}, front end included), top {top} by own time:"
+            f"Profile of the default method ({ExtractConfig().extractor}, front end included), top {top} by "
+            "cumulative time, then by own time:"
         )
         print()
-        print(profile(folder, top))
+        print(profile(folder, top, source))
 
 
 # --- report ----------------------------------------------------------------------------------------
@@ -322,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="speed only: bare lxml, the front end and our methods take turns page by page in one process",
     )
+    parser.add_argument(
+        "--source", metavar="NAME", help="with --alternate: only the pages of this source (as in index.jsonl)"
+    )
     parser.add_argument("--rounds", type=int, default=1, metavar="N", help="with --alternate: passes over the corpus")
     parser.add_argument(
         "--profile",
@@ -337,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.profile < 0:
         parser.error("--rounds must be at least 1 and --profile not negative")
     if args.alternate:
-        run_alternating(folder, args.extractor or [ExtractConfig().extractor], args.rounds, args.profile)
+        names = args.extractor or [ExtractConfig().extractor]
+        run_alternating(folder, names, args.rounds, args.profile, args.source)
         return 0
 
     present, missing = available_extractors()

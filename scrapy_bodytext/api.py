@@ -17,6 +17,7 @@ from .page.claims import read_claims
 from .page.decoding import decode
 from .page.document import Document
 from .page.parse import ParsedPage, parse_html
+from .page.reasons import Deadline
 from .page.sniff import looks_binary
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 
@@ -83,7 +84,7 @@ def read_page(
     url: str | None = None,
     encoding: str | None = None,
     content_type: str | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     with_metadata: bool = False,
 ) -> tuple[Document, ParsedPage, PageMetadata | None]:
     """Decode (bytes only), parse and clean a page into the ``Document`` every method shares, and
@@ -155,7 +156,7 @@ def extract_with_config(
             url=url,
             encoding=encoding,
             content_type=content_type,
-            deadline=started + config.time_budget,
+            deadline=Deadline.after(config.time_budget),
             with_metadata=config.metadata,
         )
         if not doc.texts:  # framesets, SVG-only or script-only pages: nothing for any method to weigh

@@ -9,6 +9,7 @@ from lxml import etree
 from scrapy_bodytext.api import extract, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.page.document import MIN_DEFERRED_PROSE, reveal_deferred
+from scrapy_bodytext.page.reasons import Deadline
 from scrapy_bodytext.result import LimitExceeded, Reason
 
 #: the default method and two published ones
@@ -194,7 +195,7 @@ def test_every_method_leaves_the_hidden_furniture_out(method):
 def test_weighing_many_hidden_containers_stops_at_the_time_budget():
     body = etree.fromstring("<body>" + "<div hidden=''><p>short</p></div>" * 5000 + "</body>")
     with pytest.raises(LimitExceeded) as stopped:
-        reveal_deferred(body, list(body), deadline=0.0)
+        reveal_deferred(body, list(body), deadline=Deadline(0.0, 0.0))
     assert stopped.value.reason is Reason.TIME_LIMIT
     assert reveal_deferred(body, list(body)) == 0  # little prose in each: all stay hidden
 

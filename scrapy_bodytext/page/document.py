@@ -19,7 +19,6 @@ is linear.
 from __future__ import annotations
 
 import re
-import time
 from bisect import bisect_right
 from collections.abc import Iterable
 from functools import cached_property
@@ -29,7 +28,7 @@ from typing import Any
 from lxml import etree
 
 from .claims import PageClaims, read_claims
-from .reasons import LimitExceeded, Reason
+from .reasons import Deadline, LimitExceeded, Reason
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (docs/methods.md#removed-elements), plus
@@ -118,7 +117,7 @@ _FURNITURE_ROLES = frozenset(
 )
 
 
-def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element], deadline: float | None = None) -> int:
+def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element], deadline: Deadline | None = None) -> int:
     """Show what a reader sees once the page's scripts have run, and return how many containers
     were revealed. ``skipped``: the hidden elements a walk over ``body`` left out. A container the
     ``hidden`` attribute hides is shown when it holds paragraphs of prose, at least
@@ -130,7 +129,7 @@ def reveal_deferred(body: etree._Element, skipped: Iterable[etree._Element], dea
     for count, el in enumerate(skipped, 1):
         if _hidden_by_attribute(el):
             prose[el] = _prose(el)
-        if not count % _EVENTS_PER_CHECK and deadline is not None and time.perf_counter() > deadline:
+        if not count % _EVENTS_PER_CHECK and deadline is not None and deadline.passed():
             raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while weighing hidden containers")
     if max(prose.values(), default=0) < MIN_DEFERRED_PROSE:
         return 0
@@ -179,7 +178,7 @@ class Document:
         url: str | None = None,
         encoding: str | None = None,
         max_nodes: int = 200_000,
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         claims: PageClaims | None = None,
     ):
         self.url = url
@@ -318,7 +317,7 @@ class Document:
             if chunk < size or top < 0:  # the walk is over
                 break
             size = min(2 * size, _EVENTS_PER_CHECK)
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.deadline is not None and self.deadline.passed():
                 raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while reading the page")
         for column in columns[:6]:
             del column[count:]
@@ -420,7 +419,7 @@ class Document:
 
     def check_time(self) -> None:
         """Raise ``LimitExceeded`` once the page's time budget has run out (extractors call it)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.deadline.passed():
             raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out")
 
 

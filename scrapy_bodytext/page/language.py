@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
+
+import numpy as np
 
 from ..metadata.language_tag import ALIASES
 from .document import Document
-from .tokens import CJK_RE, word_finder, words
+from .tokens import CJK_RE, counts_per_text, joined_words, word_finder, words
 
 #: languages written in CJK scripts ...
 CJK_LANGUAGES = frozenset(("zh", "ja", "ko"))
@@ -92,7 +94,8 @@ def detect_language(doc: Document) -> str | None:
 
 
 def stopword_counts(doc: Document, lang: str | None) -> list[int]:
-    """Per text slot of ``doc``, the number of its tokens that are stop words of ``lang``."""
+    """Per text slot of ``doc``, the number of its tokens that are stop words of ``lang``: the one
+    count of stop words (the Wu & Yang method and the default method's ``stop_density`` read it)."""
     return _counts(doc, lang)[1]
 
 
@@ -110,6 +113,14 @@ def splitter(lang: str | None) -> Callable[[str], list[str]]:
     return word_finder(split_cjk=lang in CHARACTER_LANGUAGES)
 
 
+def count_stopwords(texts: Sequence[str], lang: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per text: its number of words and of stop words of ``lang`` (the one count of stop words:
+    ``stopword_counts`` reads it for every slot of a page, a method for the slots it weighs)."""
+    found, ends = joined_words(texts, split_cjk=lang in CHARACTER_LANGUAGES, prepare=_prepared)
+    hits = np.fromiter(map(stopwords(lang).__contains__, found), bool, len(found))
+    return counts_per_text(ends), counts_per_text(ends, hits)
+
+
 def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
     key = (__name__, "stopword_counts", lang)
     cached = doc.memo.get(key)
@@ -117,16 +128,15 @@ def _counts(doc: Document, lang: str | None) -> tuple[list[int], list[int]]:
         if lang is None:
             cached = (doc.token_counts, [0] * len(doc.texts))
         else:
-            stops = stopwords(lang).__contains__
-            findall = splitter(lang)
-            tokens, hits = [], []
-            for text in doc.texts:
-                words = findall(text.lower().replace("\u2019", "'"))
-                tokens.append(len(words))
-                hits.append(sum(map(stops, words)))
-            cached = (tokens, hits)
+            tokens, hits = count_stopwords(doc.texts, lang)
+            cached = (tokens.tolist(), hits.tolist())
         doc.memo[key] = cached
     return cached
+
+
+def _prepared(text: str) -> str:
+    """Text as the stop lists are written: lower case, typographic apostrophes as ASCII ones."""
+    return text.lower().replace("\u2019", "'")
 
 
 def _sample(doc: Document) -> str:

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from dataclasses import dataclass
 from html import escape
 from itertools import islice
 
 from lxml import etree
 
-from .reasons import LimitExceeded, Reason
+from .reasons import Deadline, LimitExceeded, Reason
 
 #: deepest element nesting any tree gets (html counts 1); below libxml2's 256, far below Python's
 #: recursion limit, so no code walking a tree recursively can overflow the stack
@@ -58,10 +57,10 @@ class ParsedPage:
 
 
 def parse_html(
-    markup: str | bytes, *, max_nodes: int | None = None, deadline: float | None = None
+    markup: str | bytes, *, max_nodes: int | None = None, deadline: Deadline | None = None
 ) -> ParsedPage | None:
     """Parse a page (None when there is nothing to parse). Never raises for content, except
-    ``LimitExceeded`` past ``max_nodes`` elements or past ``deadline`` (a ``time.perf_counter()``)."""
+    ``LimitExceeded`` past ``max_nodes`` elements or once ``deadline`` has passed."""
     data = _prepared(markup)
     if not data or data.isspace():
         return None
@@ -171,7 +170,7 @@ def _too_many(max_nodes: int) -> LimitExceeded:
     return LimitExceeded(Reason.TOO_MANY_NODES, f"more than {max_nodes} elements")
 
 
-def _parse_within_limits(data: bytes, *, max_nodes: int | None, deadline: float | None) -> ParsedPage | None:
+def _parse_within_limits(data: bytes, *, max_nodes: int | None, deadline: Deadline | None) -> ParsedPage | None:
     """The tree from libxml2's tree builder, or from a replay of its events when the page is past one
     of its limits."""
     most_attributes = 0
@@ -210,7 +209,7 @@ class _Replay:
     """Event target writing the events back as markup, leaving out tags nested past ``MAX_DEPTH`` and
     attributes past ``MAX_ATTRIBUTES``."""
 
-    def __init__(self, max_nodes: int | None, deadline: float | None):
+    def __init__(self, max_nodes: int | None, deadline: Deadline | None):
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.parts: list[str] = []
@@ -226,7 +225,7 @@ class _Replay:
         if not self.count % _TIME_CHECK_EVERY:
             if self.max_nodes is not None and self.count > self.max_nodes:
                 raise _too_many(self.max_nodes)
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.deadline is not None and self.deadline.passed():
                 raise LimitExceeded(Reason.TIME_LIMIT, "time budget ran out while reading the page")
         if self.depth >= MAX_DEPTH:
             self.kept.append(False)
@@ -257,7 +256,7 @@ class _Replay:
         return "".join(self.parts)
 
 
-def _replayed(data: bytes, *, max_nodes: int | None, deadline: float | None) -> ParsedPage | None:
+def _replayed(data: bytes, *, max_nodes: int | None, deadline: Deadline | None) -> ParsedPage | None:
     """The tree of ``data`` with nesting cut at ``MAX_DEPTH``, attributes at ``MAX_ATTRIBUTES`` and no
     text-size limit (None when empty)."""
     replay = _Replay(max_nodes, deadline)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import time
+from dataclasses import dataclass
 from enum import Enum
+
+#: the wall-clock guard of a page's time budget is this many times the budget (see ``Deadline``)
+WALL_GUARD_FACTOR = 12
 
 
 class Reason(str, Enum):
@@ -34,3 +40,28 @@ class LimitExceeded(Exception):
         self.reason = reason
         self.detail = detail
         self.encoding = encoding
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """When a page's time budget runs out. The budget counts the CPU time of the thread extracting
+    the page (``time.thread_time()``), which other threads and a busy machine cannot use up, so a
+    page gets the same outcome under any load; a wall-clock guard ``WALL_GUARD_FACTOR`` times longer
+    stops a page that blocks without computing. A thread's CPU time never outruns the wall clock, so
+    the CPU clock (a system call, where a busy machine may take the CPU away) is read only once the
+    page has taken longer than its budget in wall-clock time."""
+
+    cpu: float  # ``time.thread_time()`` past which the budget has run out
+    wall: float  # ``time.perf_counter()`` past which the guard stops the page
+    earliest: float = -math.inf  # ``time.perf_counter()`` before which the budget cannot have run out
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        """The deadline of a budget of ``seconds`` starting now, in the calling thread."""
+        now = time.perf_counter()
+        return cls(time.thread_time() + seconds, now + WALL_GUARD_FACTOR * seconds, now + seconds)
+
+    def passed(self) -> bool:
+        """True once the budget (or the wall-clock guard) has run out; call it from the extracting thread."""
+        now = time.perf_counter()
+        return now > self.wall or (now > self.earliest and time.thread_time() > self.cpu)

@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate
 
 import numpy as np
 
 from ...page.document import HEADING_TAGS, Document
-from ...page.language import detect_language, splitter, stopwords
+from ...page.language import CHARACTER_LANGUAGES, count_stopwords, detect_language
+from ...page.tokens import counts_per_text, joined_words
 from .table import Table
-from .vocabulary import KINDS, line_kinds
+from .vocabulary import KINDS, MAX_LINE, line_kinds
 
 #: paragraphs with at least this share of link text are never main text
 MAX_LINK_DENSITY = 0.8
@@ -88,12 +89,11 @@ _MAX_NAMES = 512
 _VERDICTS: dict[str, int] = {}
 _MAX_VERDICTS = 50_000
 _NAME_SPLIT_RE = re.compile(r"[\s_\-:./]+")
-_PUNCT_RE = re.compile(r"[.,;:!?\u3002\uff0c\u3001\uff01\uff1f\u061f\u060c]")
-_SENTENCE_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f](?:\s|$)")
-_DIGITS = str.maketrans("", "", "0123456789")
-_UPPER = str.maketrans(
-    "", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
-)
+#: punctuation marks (``punct_density``, ``ends_with_punct``) and the marks that end a sentence
+_PUNCTUATION = ".,;:!?\u3002\uff0c\u3001\uff01\uff1f\u061f\u060c"
+_SENTENCE_ENDS = ".!?\u3002\uff01\uff1f"
+#: capital letters counted by ``upper_share``
+_CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
 _SAMPLE = 400  # characters of a paragraph read for digit and capital shares
 
 # structural context bits, inherited by descendants
@@ -153,16 +153,24 @@ class Paragraphs:
 
 
 def paragraphs(doc: Document) -> Paragraphs:
-    """Split the page into paragraphs and compute the feature row of every candidate."""
+    """Split the page into paragraphs and compute the feature row of every candidate.
+
+    The columns are computed for all candidates at once: lengths, links, tags and regions from the
+    page's prefix sums, stop words from the one count of them per slot (``page.language``),
+    the other text cues (words, punctuation, digits, capitals, sentence ends) from one pass over the
+    candidates' text joined into one string (``_TextCues``)."""
     breaks, texts, owners, tags, parents = doc.breaks, doc.texts, doc.owners, doc.tags, doc.parents
-    slot_starts, slot_ends = doc.slot_starts, doc.slot_ends
     n_slots = len(texts)
-    starts = [s for s in range(n_slots) if s == 0 or breaks[s] == 2]
+    starts = [s for s, kind in enumerate(breaks) if kind == 2 or not s]
     ends = starts[1:] + [n_slots]
     chars_prefix = doc.prefix("chars")
     link_prefix = doc.prefix("link_chars")
-    chars = [chars_prefix[e] - chars_prefix[s] for s, e in zip(starts, ends)]
-    links = [link_prefix[e] - link_prefix[s] for s, e in zip(starts, ends)]
+    chars_at = np.array(chars_prefix, np.int64)
+    links_at = np.array(link_prefix, np.int64)
+    first, after = np.array(starts, np.int64), np.array(ends, np.int64)
+    chars_array = chars_at[after] - chars_at[first]
+    links_array = links_at[after] - links_at[first]
+    chars, links = chars_array.tolist(), links_array.tolist()
     link_density = [linked / c if c else 1.0 for linked, c in zip(links, chars)]
     blocks = _blocks(doc, [owners[s] for s in starts])
     block_of = [blocks[owners[s]] for s in starts]
@@ -171,65 +179,43 @@ def paragraphs(doc: Document) -> Paragraphs:
     n = len(starts)
 
     language = detect_language(doc)
-    split = splitter(language)
-    stop_words = stopwords(language).__contains__ if language else None
-    tag_prefix = [0, *accumulate(doc.tags_before)]
     bits = _context_bits(doc, [owners[starts[i]] for i in candidates])
     best_node, best_p = _best_node(doc, bits)
-    best_lo, best_hi = (slot_starts[best_node], slot_ends[best_node]) if best_node >= 0 else (0, 0)
-    page_valid = max(1, chars_prefix[-1] - link_prefix[-1])
+    best_lo, best_hi = (doc.slot_starts[best_node], doc.slot_ends[best_node]) if best_node >= 0 else (0, 0)
 
-    segments = {}
-    kinds = {}
-    for i in candidates:
-        s, e = starts[i], ends[i]
-        segment = segments[i] = texts[s] if e == s + 1 else _joined(texts, breaks, s, e)
-        kinds[i] = line_kinds(segment.strip()) if chars[i] <= 160 else None
+    segments = _segments(texts, breaks, [starts[i] for i in candidates], [ends[i] for i in candidates])
+    kinds = {i: _line_kinds(segment) for i, segment in zip(candidates, segments) if chars[i] <= MAX_LINE}
     header = KINDS.index("comments_header")
-    comments_start = next((i for i in candidates if kinds[i] and kinds[i][header]), n)
+    comments_start = next((i for i in candidates if i in kinds and kinds[i][header]), n)
+    doc.check_time()
     ranges = _ParagraphRanges(doc, starts)
-    records = _Records(doc, ranges, kinds)
+    records = _Records(doc, ranges, kinds)  # type: ignore[arg-type]  # a paragraph missing: no kinds
 
-    stop_density = [0.0] * n
-    stops, punct, tag_density, region_valid, region_links, ends_punct, digits, upper, sentences = ([] for _ in range(9))
-    repeats_found, dated, kind_rows, blocks_of = [], [], [], []
-    chains: list[tuple[tuple[int, int], ...]] = []
-    record_ranges: list[tuple[int, int]] = []
-    no_kinds = (0.0,) * len(KINDS)
-    for done, i in enumerate(candidates):
-        if not done % 1024:
-            doc.check_time()
-        s, e = starts[i], ends[i]
-        segment = segments[i]
-        words = split(segment.lower())
-        n_tokens = len(words) or 1
-        stops.append(sum(map(stop_words, words)) / n_tokens if stop_words else 0.0)
-        stripped = segment.rstrip()
-        tail = stripped[-1:]
-        block = block_of[i]
-        blocks_of.append(block)
-        region = parents[block]  # the parent of the paragraph's block: its neighbourhood
-        lo, hi = (slot_starts[region], slot_ends[region]) if region >= 0 else (0, n_slots)
-        region_total = chars_prefix[hi] - chars_prefix[lo]
-        region_link = link_prefix[hi] - link_prefix[lo]
-        sample = stripped[:_SAMPLE]
-        sample_length = len(sample) or 1
+    blocks_of = [block_of[i] for i in candidates]
+    repeats_found, dated, chains, record_ranges = [], [], [], []
+    for i, block in zip(candidates, blocks_of):
         repeats, record = records.of(block, i)
-        punct.append(min(len(_PUNCT_RE.findall(segment)) / n_tokens, 1.0))
-        tag_density.append(min((tag_prefix[e] - tag_prefix[s + 1]) / n_tokens, 3.0))
-        region_valid.append(math.log1p(region_total - region_link) - math.log1p(page_valid))
-        region_links.append(region_link / region_total if region_total else 1.0)
-        ends_punct.append(1.0 if tail and _PUNCT_RE.match(tail) else 0.0)
-        digits.append((sample_length - len(sample.translate(_DIGITS))) / sample_length)
-        upper.append((sample_length - len(sample.translate(_UPPER))) / sample_length)
-        sentences.append(math.log1p(len(_SENTENCE_END_RE.findall(segment))))
-        repeats_found.append(math.log1p(repeats))
+        repeats_found.append(repeats)
         dated.append(1.0 if repeats and records.dated(record) else 0.0)
-        kind_rows.append(kinds[i] or no_kinds)
         chains.append(ranges.chain(parents[block]))
         record_ranges.append(record if repeats else (i, i + 1))
-    for i, value in zip(candidates, stops):
+    doc.check_time()
+
+    cues = _TextCues(segments, language)
+    stops = _stop_density(doc, language, [starts[i] for i in candidates], [ends[i] for i in candidates])
+    stop_density = [0.0] * n
+    for i, value in zip(candidates, stops.tolist()):
         stop_density[i] = value
+    tokens = cues.tokens
+    slot_first = first[candidates] if candidates else first[:0]
+    tag_at = np.array([0, *accumulate(doc.tags_before)], np.int64)
+    slot_starts, slot_ends = doc.slot_starts, doc.slot_ends
+    regions = [parents[block] for block in blocks_of]  # the parent of a paragraph's block: its neighbourhood
+    region_lo = np.array([slot_starts[region] if region >= 0 else 0 for region in regions], np.int64)
+    region_hi = np.array([slot_ends[region] if region >= 0 else n_slots for region in regions], np.int64)
+    region_total = chars_at[region_hi] - chars_at[region_lo]
+    region_link = links_at[region_hi] - links_at[region_lo]
+    page_valid = max(1, chars_prefix[-1] - link_prefix[-1])
     rows = _table(
         doc,
         candidates,
@@ -246,20 +232,27 @@ def paragraphs(doc: Document) -> Paragraphs:
         comments_start,
         {
             "stop_density": stops,
-            "punct_density": punct,
-            "tag_density": tag_density,
-            "region_log_valid": region_valid,
-            "region_link_density": region_links,
-            "ends_with_punct": ends_punct,
-            "digit_share": digits,
-            "upper_share": upper,
-            "log_sentences": sentences,
-            "log_record_repeats": repeats_found,
+            "punct_density": np.minimum(cues.punctuation / tokens, 1.0),
+            "tag_density": np.minimum((tag_at[after[candidates]] - tag_at[slot_first + 1]) / tokens, 3.0),
+            "region_log_valid": np.array(list(map(math.log1p, (region_total - region_link).tolist())))
+            - math.log1p(page_valid),
+            "region_link_density": np.divide(
+                region_link, region_total, out=np.ones(len(candidates)), where=region_total != 0
+            ),
+            "ends_with_punct": cues.ends_with_punctuation,
+            "digit_share": cues.digit_share,
+            "upper_share": cues.upper_share,
+            "log_sentences": list(map(math.log1p, cues.sentences.tolist())),
+            "log_record_repeats": list(map(math.log1p, repeats_found)),
             "record_dated": dated,
-            **dict(zip(KINDS, zip(*kind_rows) if kind_rows else ((),) * len(KINDS))),
+            **dict(
+                zip(KINDS, zip(*[kinds.get(i, _NO_KINDS) for i in candidates]) if candidates else ((),) * len(KINDS))
+            ),
         },
     )
-    furniture = frozenset(i for i in candidates if kinds[i] and is_furniture(kinds[i], segments[i]))
+    furniture = frozenset(
+        i for i, segment in zip(candidates, segments) if i in kinds and is_furniture(kinds[i], segment)
+    )
     return Paragraphs(
         starts,
         ends,
@@ -276,6 +269,143 @@ def paragraphs(doc: Document) -> Paragraphs:
         best_p,
         tags.count("a"),
     )
+
+
+def _stop_density(doc: Document, language: str | None, firsts: list[int], lasts: list[int]) -> np.ndarray:
+    """Per paragraph (slots ``first:last``): the share of its words that are stop words of the
+    page's language (0 without one), from the one count of stop words per slot
+    (``page.language.count_stopwords``), read for the paragraphs' slots only."""
+    if language is None:
+        return np.zeros(len(firsts))
+    texts = doc.texts
+    words, hits = count_stopwords(
+        [texts[slot] for first, last in zip(firsts, lasts) for slot in range(first, last)], language
+    )
+    bounds = np.concatenate(([0], np.cumsum(np.array(lasts, np.int64) - np.array(firsts, np.int64))))
+    hits_at = np.concatenate(([0], np.cumsum(hits)))
+    words_at = np.concatenate(([0], np.cumsum(words)))
+    lo, hi = bounds[:-1], bounds[1:]
+    return (hits_at[hi] - hits_at[lo]) / np.maximum(words_at[hi] - words_at[lo], 1)
+
+
+def _segments(texts: list[str], breaks: list[int], firsts: list[int], lasts: list[int]) -> list[str]:
+    """The text of each paragraph (slots ``first:last``), table cells separated by a space (a
+    paragraph of several slots starts with that space when its first slot has a break)."""
+    spaced = None
+    found = []
+    for first, last in zip(firsts, lasts):
+        if last == first + 1:
+            found.append(texts[first])
+        else:
+            if spaced is None:
+                spaced = [f" {text}" if kind else text for text, kind in zip(texts, breaks)]
+            found.append("".join(spaced[first:last]))
+    return found
+
+
+_NO_KINDS = (0.0,) * len(KINDS)
+#: stripped line -> its kinds, shared across pages (sites repeat their furniture lines), bounded
+_KINDS_CACHE: dict[str, tuple[float, ...]] = {}
+
+
+def _line_kinds(segment: str) -> tuple[float, ...]:
+    """``vocabulary.line_kinds`` of a short paragraph's text, remembered across pages."""
+    line = segment.strip()
+    found = _KINDS_CACHE.get(line)
+    if found is None:
+        if len(_KINDS_CACHE) > _MAX_VERDICTS:
+            _KINDS_CACHE.clear()
+        found = _KINDS_CACHE[line] = line_kinds(line)
+    return found
+
+
+#: character classes of the text cues, by code point (code points past the table share its last entry)
+_DIGIT, _CAPITAL, _PUNCT, _SENTENCE_END, _SPACE = (1 << i for i in range(5))
+_TABLE_SIZE = 0x10000
+
+
+@cache
+def _character_classes() -> np.ndarray:
+    """The class bits of every code point below ``_TABLE_SIZE`` (built once)."""
+    table = np.zeros(_TABLE_SIZE + 1, np.uint8)
+    for members, flag in (
+        ("0123456789", _DIGIT),
+        (_CAPITALS, _CAPITAL),
+        (_PUNCTUATION, _PUNCT),
+        (_SENTENCE_ENDS, _SENTENCE_END),
+        ("".join(chr(c) for c in range(_TABLE_SIZE) if chr(c).isspace()), _SPACE),
+    ):
+        table[[ord(c) for c in members]] |= flag
+    return table
+
+
+class _TextCues:
+    """The text cues of paragraphs, read in one pass over their texts joined into one string (a NUL
+    between two paragraphs: no word, punctuation or sentence end spans it), their counts summed
+    per paragraph from the offsets. The values are those of matching each paragraph on its own:
+    words (``tokens.joined_words``, as the page language's stop list splits them), punctuation marks,
+    digits and capitals among the first ``_SAMPLE`` characters, sentence ends (a mark followed by
+    whitespace or the paragraph's end)."""
+
+    def __init__(self, segments: list[str], language: str | None):
+        self.segments = segments
+        joined = "\0".join(segments)
+        if joined.count("\0") > len(segments) - 1:  # a NUL in a text: another character of no class
+            joined = "\0".join(segment.replace("\0", "\1") for segment in segments)
+        table = _character_classes()
+        points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+        self.flags = table[np.minimum(points, _TABLE_SIZE)]
+        lengths = np.fromiter(map(len, segments), np.int64, len(segments))
+        self.starts = np.cumsum(lengths + 1) - (lengths + 1)
+        self.ends = self.starts + lengths
+        self.stripped = np.fromiter((len(segment.rstrip()) for segment in segments), np.int64, len(segments))
+        self.words, self.word_ends = joined_words(segments, split_cjk=language in CHARACTER_LANGUAGES)
+        self.tokens = np.maximum(counts_per_text(self.word_ends), 1)
+
+    @staticmethod
+    def _sums(mask: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Per paragraph: how many positions ``lo:hi`` of the joined text ``mask`` marks."""
+        prefix = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+        return prefix[hi] - prefix[lo]
+
+    @property
+    def punctuation(self) -> np.ndarray:
+        """Per paragraph: its punctuation marks."""
+        return self._sums(self.flags & _PUNCT != 0, self.starts, self.ends)
+
+    @property
+    def sentences(self) -> np.ndarray:
+        """Per paragraph: its sentence ends, marks followed by whitespace or the paragraph's end."""
+        flags = self.flags
+        follows = np.ones(len(flags), bool)
+        follows[:-1] = flags[1:] & _SPACE != 0
+        follows[np.maximum(self.ends - 1, 0)] = True  # each paragraph's last character
+        return self._sums((flags & _SENTENCE_END != 0) & follows, self.starts, self.ends)
+
+    @property
+    def ends_with_punctuation(self) -> np.ndarray:
+        """Per paragraph: 1 when its last character other than whitespace is a punctuation mark."""
+        last = self.starts + self.stripped - 1
+        has = self.stripped > 0
+        found = np.zeros(len(self.segments))
+        found[has] = (self.flags[last[has]] & _PUNCT != 0).astype(float)
+        return found
+
+    def _sample_share(self, flag: int) -> np.ndarray:
+        """Share of the first ``_SAMPLE`` characters (trailing whitespace left out) ``flag`` marks."""
+        sample = np.minimum(self.stripped, _SAMPLE)
+        counts = self._sums(self.flags & flag != 0, self.starts, self.starts + sample)
+        return counts / np.maximum(sample, 1)
+
+    @property
+    def digit_share(self) -> np.ndarray:
+        """Per paragraph: the share of digits in its sample."""
+        return self._sample_share(_DIGIT)
+
+    @property
+    def upper_share(self) -> np.ndarray:
+        """Per paragraph: the share of capitals in its sample."""
+        return self._sample_share(_CAPITAL)
 
 
 #: the structural bits behind the features of that name
@@ -359,23 +489,21 @@ def is_furniture(kinds: tuple[float, ...], text: str) -> bool:
     return bool(kinds[_COPYRIGHT] and spaces < 25 or kinds[_CREDIT] and spaces < 6)
 
 
-def _joined(texts: list[str], breaks: list[int], start: int, end: int) -> str:
-    """The text of slots ``start:end``, table cells separated by a space."""
-    return "".join(f" {texts[slot]}" if breaks[slot] else texts[slot] for slot in range(start, end))
-
-
 class _ParagraphRanges:
     """Paragraph index ranges of elements, and the chains of ranges of a block's ancestors."""
 
     def __init__(self, doc: Document, starts: list[int]):
         self.doc = doc
         self.starts = starts
+        first_slots = np.array(starts, np.int64)
+        #: per element: the first paragraph starting inside it, and the first past its end
+        self.lows = np.searchsorted(first_slots, doc.slot_starts).tolist()
+        self.highs = np.searchsorted(first_slots, doc.slot_ends).tolist()
         self.cache: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def of(self, element: int) -> tuple[int, int]:
         """Paragraphs whose first slot lies inside ``element``'s subtree."""
-        doc = self.doc
-        return (bisect_left(self.starts, doc.slot_starts[element]), bisect_left(self.starts, doc.slot_ends[element]))
+        return (self.lows[element], self.highs[element])
 
     def chain(self, element: int) -> tuple[tuple[int, int], ...]:
         """Distinct paragraph ranges of ``element`` and its ancestors, innermost first."""
