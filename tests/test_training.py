@@ -25,9 +25,9 @@ from scrapy_bodytext.extractors.bodytext.model import (
 from scrapy_bodytext.extractors.probability import Platt, fit_logistic, logit, sigmoid
 from scrapy_bodytext.training import fingerprint
 from scrapy_bodytext.training.article_model import ArticleSettings, fit_article, fit_calibration
-from scrapy_bodytext.training.crossval import SMALL_SOURCE, fold_names
+from scrapy_bodytext.training.crossval import SMALL_SOURCE, fold_names, recall_first
 from scrapy_bodytext.training.fitting import fit_trees
-from scrapy_bodytext.training.folds import LARGE_SOURCE, MODES, assign_folds, training_indices
+from scrapy_bodytext.training.folds import LARGE_SOURCE, MODES, assign_folds, source_groups, training_indices
 from scrapy_bodytext.training.paragraph_models import (
     ParagraphSettings,
     ParagraphTable,
@@ -35,6 +35,7 @@ from scrapy_bodytext.training.paragraph_models import (
     fit_linear,
     fit_second,
     out_of_fold,
+    per_source_weights,
 )
 
 
@@ -122,6 +123,25 @@ def test_the_out_of_fold_scores_come_from_models_that_never_saw_the_site(mode):
     assert set().union(*(scored for _, scored in fits)) == set(range(n))  # every page scored once
     for seen, scored in fits:
         assert not {pages[k].site for k in seen} & {pages[k].site for k in scored}
+
+
+def test_each_source_weighs_the_same_and_small_sources_count_as_one():
+    pages = synthetic_corpus()
+    groups = source_groups(pages)
+    assert set(groups) == {"large-a", "large-b", "middle", "small sources"}
+    raw = np.linspace(1.0, 3.0, len(pages))
+    weights = per_source_weights(raw, groups)
+    totals = {group: weights[[g == group for g in groups]].sum() for group in set(groups)}
+    assert max(totals.values()) == pytest.approx(min(totals.values()))
+    assert sum(totals.values()) == pytest.approx(raw.sum())
+    inside = [k for k, g in enumerate(groups) if g == "middle"]  # within a source, the ratios are kept
+    np.testing.assert_allclose(weights[inside] / raw[inside], weights[inside[0]] / raw[inside[0]])
+
+
+def test_ties_within_the_tie_margin_go_to_recall():
+    grid = {"precise": (0.90, 0.950), "complete": (0.94, 0.9485), "far behind": (0.99, 0.940)}
+    assert recall_first(grid) == "complete"  # 0.0015 under the best F1: a tie, and more recall
+    assert recall_first(grid, tie=0.001) == "precise"
 
 
 def test_logistic_regression_recovers_the_weights_it_was_drawn_from():

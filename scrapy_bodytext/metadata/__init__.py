@@ -20,7 +20,7 @@ from .authors import names_from
 from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
-from .title import choose_title, is_site_name, letters, site_names, unescape
+from .title import choose_title, is_site_name, letters, shows_title, site_names, unescape
 from .visible import MarkedLines, Neighbourhood, around, headings, marked_lines, marked_time, text_of, time_dates
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
@@ -249,8 +249,7 @@ def _headline_element(elements: list, texts: list[str], title: str):
     key = letters(title)
     if key:
         for el, text in zip(elements, texts):
-            shown = letters(text)
-            if shown and (shown == key or (len(shown) >= 8 and (shown in key or key in shown))):
+            if shows_title(letters(text), key):
                 return el
     return elements[0] if elements else None
 

@@ -46,6 +46,13 @@ def letters(text: str) -> str:
     return "".join(c for c in decomposed if c.isalnum())
 
 
+def shows_title(shown: str, key: str) -> bool:
+    """True when a heading whose ``letters`` are ``shown`` shows the title whose ``letters`` are
+    ``key``: the same, or one holding the other (a ``<title>`` adds the site's name, a heading may
+    add a kicker), for headings of at least 8 letters."""
+    return bool(shown) and (shown == key or (len(shown) >= 8 and (shown in key or key in shown)))
+
+
 def _words(text: str) -> list[str]:
     return [letters(w) for w in text.split() if letters(w)]
 

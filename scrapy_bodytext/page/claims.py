@@ -18,6 +18,8 @@ class PageClaims:
 
     #: ``<title>``, whitespace collapsed ("" when absent)
     title: str = ""
+    #: ``<meta property="og:title">`` ("" when absent): the headline without the site's name
+    og_title: str = ""
     #: ``<html lang>`` (or ``xml:lang``), lower-cased
     lang: str | None = None
     #: ``<meta http-equiv="content-language">``, lower-cased
@@ -44,6 +46,7 @@ def read_claims(root, declared=None) -> PageClaims:
     first = lambda key: (declared.first(key) or "").strip().lower() or None  # noqa: E731
     return PageClaims(
         title=declared.title,
+        og_title=" ".join((declared.first("og:title") or "").split()),
         lang=(root.get("lang") or root.get("xml:lang") or "").strip().lower() or None,
         meta_lang=first("content-language"),
         og_type=first("og:type"),

@@ -198,6 +198,7 @@ class Document:
 
     # Page declarations, under the names methods use (see ``claims.PageClaims``).
     title = property(lambda self: self.claims.title)
+    og_title = property(lambda self: self.claims.og_title)
     lang = property(lambda self: self.claims.lang)
     meta_lang = property(lambda self: self.claims.meta_lang)
     og_type = property(lambda self: self.claims.og_type)

@@ -52,7 +52,7 @@ from .article_model import (
 )
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
 from .fingerprint import feature_fingerprint
-from .folds import MODES, assign_folds
+from .folds import MODES, SMALL_SOURCE, assign_folds
 from .paragraph_models import (
     ParagraphSettings,
     ParagraphTable,
@@ -64,18 +64,28 @@ from .paragraph_models import (
 )
 from .peers import peer_texts
 
-#: sources smaller than this are left out together (one fold), not one by one
-SMALL_SOURCE = 30
 #: paragraph cuts tried; the one with the best OOF shingle F1 (mean over sources) is kept
 CUTS = (0.4, 0.45, 0.5, 0.55)
 #: recall guards tried (share of the selection its core holds, cut inside the core, prose ratio
-#: under which the page's prose core is kept too); the first is off
-GUARDS = (Guard(), Guard(0.8, 0.2), Guard(0.8, 0.1), Guard(0.8, 0.05), Guard(0.8, 0.1, 0.5), Guard(0.8, 0.05, 0.5))
+#: under which the page's prose core is kept too, the same for the title anchor's region); the first
+#: is off
+GUARDS = (
+    Guard(),
+    Guard(0.8, 0.2),
+    Guard(0.8, 0.1),
+    Guard(0.8, 0.05),
+    Guard(0.8, 0.1, 0.5),
+    Guard(0.8, 0.05, 0.5),
+    Guard(0.8, 0.1, 0.5, 0.5),
+    Guard(0.8, 0.05, 0.5, 0.5),
+)
 #: an article whose main text holds less than this share of the gold's shingles lost its text
 RECALL_FAILURE = 0.5
 #: class weights of articles tried for the article model (articles dropped must stay under 1 %)
 ARTICLE_WEIGHTS = (4.0, 8.0, 16.0)
 MAX_ARTICLES_DROPPED = 0.01
+#: settings whose mean shingle F1 lies within this of the best tie; the one with more recall is kept
+TIE = 0.002
 
 
 _PAGE_TYPE_RE = re.compile(r"page_type=(\w+)")
@@ -129,8 +139,24 @@ class TextFigures:
 def macro_f1(figures: dict[str, TextFigures]) -> float:
     """Shingle F1 averaged over the sources with at least ``SMALL_SOURCE`` articles: a choice that
     helps one large source at the cost of the others is not taken."""
-    values = [fig.row()[3] for source, fig in figures.items() if source != "all" and fig.pages >= SMALL_SOURCE]
-    return statistics.fmean(values) if values else figures["all"].row()[3]
+    return macro_figures(figures)[1]
+
+
+def macro_figures(figures: dict[str, TextFigures]) -> tuple[float, float]:
+    """Shingle recall and F1, each averaged over the sources with at least ``SMALL_SOURCE`` articles
+    (all articles together when no source has that many)."""
+    rows = [fig.row() for source, fig in figures.items() if source != "all" and fig.pages >= SMALL_SOURCE]
+    if not rows:
+        rows = [figures["all"].row()]
+    return statistics.fmean(row[2] for row in rows), statistics.fmean(row[3] for row in rows)
+
+
+def recall_first(grid: dict, tie: float = TIE) -> object:
+    """The setting of ``grid`` (setting -> (recall, F1)) to keep: among the settings whose F1 is
+    within ``tie`` of the best, the one with the most recall (a missing paragraph is lost data, an
+    extra line is noise)."""
+    best = max(f1 for _, f1 in grid.values())
+    return max((key for key, (_, f1) in grid.items() if f1 >= best - tie), key=lambda key: grid[key][0])
 
 
 def selected_texts(
@@ -151,6 +177,30 @@ def selected_texts(
         keep = select(data.paras, scores[k], cut, relative_cut, guard)
         found[k] = ("\n".join(data.texts[i] for i in keep), keep)
     return found
+
+
+class SelectionScorer:
+    """``text_figures`` of many selections of the same pages: a page's shingle match is computed once
+    per distinct set of kept paragraphs (most settings of the grid keep the same ones on most pages)."""
+
+    def __init__(self, pages: Sequence[PageData]):
+        self.pages = pages
+        self.matches: dict[tuple[int, tuple[int, ...]], ShingleMatch] = {}
+
+    def figures(self, chosen: dict[int, tuple[str, list[int]]]) -> dict[str, TextFigures]:
+        figures: dict[str, TextFigures] = defaultdict(TextFigures)
+        for k, data in enumerate(self.pages):
+            if not data.is_article:
+                continue
+            text, keep = chosen.get(k, ("", []))
+            key = (k, tuple(keep))
+            match = self.matches.get(key)
+            if match is None:
+                match = self.matches[key] = shingle_match(text, data.gold)
+            for name in (data.source, "all"):
+                figures[name].pages += 1
+                figures[name].shingles.append(match)
+        return figures
 
 
 def text_figures(pages: Sequence[PageData], texts: dict[int, str]) -> dict[str, TextFigures]:
@@ -203,8 +253,8 @@ class Scheme:
     folds: list[str]
     first: list
     second: list
-    cut_grid: dict[float, float]
-    guard_grid: dict[Guard, float]
+    cut_grid: dict[float, tuple[float, float]]  # cut -> (recall, F1), at the chosen guard
+    guard_grid: dict[Guard, tuple[float, float]]  # guard -> (recall, F1), at the chosen cut
     guard: Guard
     settings: ParagraphSettings
     texts: dict[int, str]
@@ -230,16 +280,16 @@ def run_scheme(
     log(f"{mode} folds: {len(set(folds))}")
     first, second = paragraph_scores(pages, folds, table, settings, cache and f"{cache}.{mode}.oof", processes)
     articles = [k for k, data in enumerate(pages) if data.is_article]
-    cut_grid = {}
-    for cut in CUTS if fixed is None else (fixed.settings.cut,):
-        chosen = selected_texts(pages, second, cut, settings.relative_cut, only=articles)
-        cut_grid[cut] = macro_f1(text_figures(pages, {k: text for k, (text, _) in chosen.items()}))
-    cut = max(cut_grid, key=cut_grid.get)
-    guard_grid = {}
-    for guard in GUARDS if fixed is None else (fixed.guard,):
-        chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles)
-        guard_grid[guard] = macro_f1(text_figures(pages, {k: text for k, (text, _) in chosen.items()}))
-    guard = max(guard_grid, key=guard_grid.get)
+    grid = {}
+    scorer = SelectionScorer(pages)
+    cuts = CUTS if fixed is None else (fixed.settings.cut,)
+    for cut in cuts:
+        for guard in GUARDS if fixed is None else (fixed.guard,):
+            chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles)
+            grid[cut, guard] = macro_figures(scorer.figures(chosen))
+    cut, guard = recall_first(grid)
+    cut_grid = {c: grid[c, guard] for c in cuts}
+    guard_grid = {g: value for (c, g), value in grid.items() if c == cut}
     settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
     chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
     texts = {k: text for k, (text, _) in chosen.items()}
@@ -315,9 +365,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "folds": args.folds,
         "settings": asdict(main_scheme.settings),
         "article_settings": asdict(main_scheme.article_settings),
-        "cut_grid": {str(c): round(f, 4) for c, f in main_scheme.cut_grid.items()},
+        "cut_grid": {str(c): [round(r, 4), round(f, 4)] for c, (r, f) in main_scheme.cut_grid.items()},
         "guard": asdict(main_scheme.guard),
-        "guard_grid": {str(tuple(asdict(g).values())): round(f, 4) for g, f in main_scheme.guard_grid.items()},
+        "guard_grid": {
+            str(tuple(asdict(g).values())): [round(r, 4), round(f, 4)] for g, (r, f) in main_scheme.guard_grid.items()
+        },
         "schemes": {
             scheme.mode: {
                 "text": {
@@ -525,13 +577,19 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
         if len(scheme.cut_grid) > 1:
             print()
             print(
-                "Paragraph cut chosen on these figures (shingle F1, mean over sources): "
-                + ", ".join(f"{c} → {f:.4f}" for c, f in scheme.cut_grid.items())
+                "Paragraph cut chosen on these figures (shingle recall / F1, mean over sources; F1 within "
+                f"{TIE} of the best ties, and the most recall is kept): "
+                + ", ".join(f"{c} → {r:.4f} / {f:.4f}" for c, (r, f) in scheme.cut_grid.items())
             )
         if len(scheme.guard_grid) > 1:
             print(
-                "Recall guard chosen on these figures (share, cut, prose ratio → shingle F1, mean over sources): "
-                + ", ".join(f"({g.share}, {g.cut}, {g.prose_ratio}) → {f:.4f}" for g, f in scheme.guard_grid.items())
+                "Recall guard chosen on these figures (share, cut, prose ratio, anchor ratio → shingle recall / F1, "
+                "mean over "
+                "sources): "
+                + ", ".join(
+                    f"({g.share}, {g.cut}, {g.prose_ratio}, {g.anchor_ratio}) → {r:.4f} / {f:.4f}"
+                    for g, (r, f) in scheme.guard_grid.items()
+                )
             )
         print()
         print(

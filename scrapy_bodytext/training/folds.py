@@ -22,6 +22,8 @@ class Grouped(Protocol):
 
 #: fold modes, the strictest first
 MODES = ("source", "mixed", "site")
+#: sources smaller than this are taken together (one fold when left out, one group when weighed)
+SMALL_SOURCE = 30
 #: sources with at least this many pages are split into site groups in ``mixed`` folds
 LARGE_SOURCE = 80
 
@@ -47,3 +49,12 @@ def training_indices(pages: Sequence[Grouped], folds: Sequence[str], fold: str) 
     """Indices of the pages a model scoring ``fold`` may be fitted on: other folds, other sites."""
     held_sites = {page.site for page, name in zip(pages, folds) if name == fold}
     return [i for i, (page, name) in enumerate(zip(pages, folds)) if name != fold and page.site not in held_sites]
+
+
+def source_groups(pages: Sequence[Grouped]) -> list[str]:
+    """A group per page for weighing sources alike: its source, or ``small sources`` for the pages
+    of sources under ``SMALL_SOURCE`` pages (one page alone must not weigh as much as a source)."""
+    sizes: dict[str, int] = {}
+    for page in pages:
+        sizes[page.source] = sizes.get(page.source, 0) + 1
+    return [page.source if sizes[page.source] >= SMALL_SOURCE else "small sources" for page in pages]

@@ -24,7 +24,7 @@ from ..extractors.bodytext.model import FIRST_FEATURES, SECOND_FEATURES, Linear,
 from ..extractors.probability import fit_logistic
 from .dataset import PageData
 from .fitting import column_names, fit_trees
-from .folds import training_indices
+from .folds import source_groups, training_indices
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class ParagraphSettings:
     subsample: float = 0.5
     non_article_weight: float = 0.5  # paragraphs of non-article pages count this much
     max_weight_chars: int = 2000  # a paragraph weighs sqrt(min(chars, this))
+    per_source: bool = True  # each source weighs the same in total (its paragraphs' weights scaled)
     cut: float = 0.5
     relative_cut: float = 0.5
 
@@ -69,7 +70,11 @@ class ParagraphTable:
                 label.append(data.labels[i])
                 weight.append(math.sqrt(min(data.paras.chars[i], settings.max_weight_chars)) * share)
         base_x = np.vstack(base) if base else np.zeros((0, len(units.FEATURES)))
-        table = cls(np.array(page), np.array(index), base_x, np.array(label, float), np.array(weight, float))
+        weights = np.array(weight, float)
+        if settings.per_source:
+            groups = source_groups(pages)
+            weights = per_source_weights(weights, [groups[k] for k in page])
+        table = cls(np.array(page), np.array(index), base_x, np.array(label, float), weights)
         order = np.argsort(table.page, kind="stable")
         bounds = np.searchsorted(table.page[order], np.arange(len(pages) + 1))
         table.page_rows = {k: order[bounds[k] : bounds[k + 1]] for k in range(len(pages)) if bounds[k + 1] > bounds[k]}
@@ -78,6 +83,21 @@ class ParagraphTable:
     def rows_of(self, page_indices: Sequence[int]) -> np.ndarray:
         parts = [self.page_rows[k] for k in page_indices if k in self.page_rows]
         return np.concatenate(parts) if parts else np.zeros(0, int)
+
+
+def per_source_weights(weights: np.ndarray, sources: Sequence[str]) -> np.ndarray:
+    """``weights`` scaled so that the paragraphs of every source (``sources``: one group per row, see
+    ``folds.source_groups``) weigh the same in total, the mean total of a source: a large source's
+    gold conventions must not become the method's."""
+    names = np.array(sources)
+    scaled = weights.copy()
+    groups = [names == source for source in sorted(set(sources))]
+    mean_total = weights.sum() / max(len(groups), 1)
+    for members in groups:
+        total = weights[members].sum()
+        if total > 0:
+            scaled[members] *= mean_total / total
+    return scaled
 
 
 def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float, names: tuple[str, ...]) -> Linear:

@@ -7,7 +7,9 @@ It combines what the published methods measure with the structure a page gives, 
    TTR), structure, class/id words, text cues and the kind of line (``vocabulary``).
 2. **First pass**: a logistic model scores each paragraph on its own features.
 3. **Second pass** (``context``): each paragraph is scored again with the first-pass scores of its
-   neighbours and enclosing regions (jusText's context-sensitive revision, learned), by a logistic
+   neighbours, its enclosing regions, its group of same-shaped siblings (``groups``) and the region
+   of the heading that shows the page's title (``anchor``) (jusText's context-sensitive revision,
+   learned), by a logistic
    model and boosted oblivious trees whose probabilities are averaged. Paragraphs at or above the
    cut are the main text; lines that are page furniture (lone labels, counters, short prompts,
    copyright lines, comment-thread headers) never are.
@@ -83,12 +85,16 @@ class Guard:
     ``share`` of the selected text, and inside it every paragraph scored at least ``cut`` is kept
     (headings, lists, specs and item blocks between the good paragraphs). When the selection holds
     less than ``prose_ratio`` of the prose of the page's prose core (``context.smallest_region``),
-    the selection went astray and that core is kept the same way. ``share`` 0 turns the guard off.
+    the selection went astray and that core is kept the same way; and so is the title anchor's
+    region (``context.anchor_region``) when the selection holds less than ``anchor_ratio`` of its
+    prose (the selection sits in a comment thread or a sidebar beside a short post). ``share`` 0
+    turns the guard off.
     """
 
     share: float = 0.0
     cut: float = 0.0
     prose_ratio: float = 0.0
+    anchor_ratio: float = 0.0
 
 
 def select(
@@ -111,12 +117,17 @@ def select(
             paras, [0, *accumulate(c if i in kept else 0 for i, c in enumerate(chars))], guard.share
         )
     ]
-    if guard.prose_ratio:
+    if guard.prose_ratio or guard.anchor_ratio:
         prose = [0.0, *accumulate(context.prose_weights(paras))]
-        lo, hi = core = context.smallest_region(paras, prose, context.PROSE_CORE_SHARE)
-        inside = prose[hi] - prose[lo]
-        if sum(prose[i + 1] - prose[i] for i in keep) < guard.prose_ratio * inside:
-            regions.append(core)
+        kept_prose = lambda lo, hi: sum(prose[i + 1] - prose[i] for i in keep if lo <= i < hi)  # noqa: E731
+        if guard.prose_ratio:
+            lo, hi = core = context.smallest_region(paras, prose, context.PROSE_CORE_SHARE)
+            if kept_prose(0, len(scores)) < guard.prose_ratio * (prose[hi] - prose[lo]):
+                regions.append(core)
+        if guard.anchor_ratio:
+            lo, hi = anchor = context.anchor_region(paras, prose)
+            if hi > lo and kept_prose(lo, hi) < guard.anchor_ratio * (prose[hi] - prose[lo]):
+                regions.append(anchor)
     for lo, hi in regions:
         kept.update(i for i in range(lo, hi) if scores[i] >= guard.cut and scores[i] > 0.0 and i not in furniture)
     return sorted(kept)

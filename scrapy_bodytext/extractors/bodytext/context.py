@@ -14,8 +14,12 @@ reader finds the article by the block of text, whatever the paragraphs' own cues
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from itertools import accumulate
 
+import numpy as np
+
+from . import groups
 from .table import Table
 from .units import Paragraphs
 
@@ -38,9 +42,15 @@ FEATURES = (
     "record_good",
     "in_prose_core",
     "region_prose_share",
+    *groups.FEATURES,
+    "title_heading",
+    "in_anchor_region",
 )
 #: the prose core is the smallest region holding at least this share of the page's prose
 PROSE_CORE_SHARE = 0.5
+#: the title anchor's region is its nearest ancestor holding at least this much prose besides it
+#: (``prose_weights``: about 250 characters of sentences)
+ANCHOR_PROSE = 100.0
 
 
 def prose_weights(paras: Paragraphs) -> list[float]:
@@ -152,8 +162,40 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
             (prose_prefix[chain[1][1]] - prose_prefix[chain[1][0]]) / total_prose if len(chain) > 1 else 0.0
             for chain in paras.chains
         ],
+        **groups.group_features(
+            paras,
+            np.array([first[i] for i in candidates]),
+            np.array(good_prefix),
+            np.array(char_prefix, float),
+            np.array(prose_prefix),
+            (core_lo, core_hi),
+            (container_lo, container_hi),
+        ),
+        **_anchor_features(paras, prose_prefix),
     }
     return Table.of(columns, FEATURES, len(candidates), "context features")
+
+
+def anchor_region(paras: Paragraphs, prose_prefix: list[float]) -> tuple[int, int]:
+    """The paragraph range of the title anchor's nearest ancestor holding ``ANCHOR_PROSE`` of prose
+    besides the anchor itself (``(0, 0)``: no anchor, or no such ancestor short of the page)."""
+    anchor = paras.anchor
+    if anchor < 0:
+        return 0, 0
+    own = prose_prefix[anchor + 1] - prose_prefix[anchor]
+    for lo, hi in paras.chains[bisect_left(paras.candidates, anchor)]:
+        if prose_prefix[hi] - prose_prefix[lo] - own >= ANCHOR_PROSE:
+            return lo, hi
+    return 0, 0
+
+
+def _anchor_features(paras: Paragraphs, prose_prefix: list[float]) -> dict[str, np.ndarray]:
+    index = np.array(paras.candidates, np.int64)
+    lo, hi = anchor_region(paras, prose_prefix)
+    return {
+        "title_heading": (index == paras.anchor).astype(float),
+        "in_anchor_region": ((index >= lo) & (index < hi)).astype(float),
+    }
 
 
 def _best_run(gain: list[float]) -> tuple[int, int]:

@@ -8,7 +8,7 @@ name:
 * ``second_pass``: logistic weights and boosted oblivious trees (each a list of ``[feature,
   threshold]`` questions and ``2**depth`` leaf values) over ``units.FEATURES`` + ``context.FEATURES``;
   the paragraph probability is the mean of the two;
-* ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio);
+* ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio, anchor_ratio);
 * ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the Platt scaling of
   that score into the article probability;
 * ``about``: when and on what it was fitted, its settings, its out-of-fold figures, and the

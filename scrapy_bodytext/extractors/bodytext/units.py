@@ -1,8 +1,10 @@
 """Paragraph units of a page and the first-pass evidence about each.
 
 A paragraph is a run of text slots between line boundaries: the units the renderer prints as lines
-(a table row is one paragraph, its cells joined). Paragraphs that are nearly all link text (menus, teaser lists) are never main text and get no
-feature row; every other paragraph (a *candidate*) gets one row of named features (``FEATURES``):
+(a table row is one paragraph, its cells joined). Paragraphs that are nearly all link text get no
+feature row outside the page's best node (menus, teaser lists); every other paragraph (a
+*candidate*: inside the best node, a heading or a list item whose whole text is a link may be the
+article's) gets one row of named features (``FEATURES``):
 what the published methods measure (length, link density as in CTD and P value, stop-word density as
 in Wu & Yang, tag density as in BTE and TTR), the structure it sits in (heading, list, table, quote,
 figure, ``article``/``main`` ancestors, class/id words), text cues that hold in any language
@@ -27,11 +29,16 @@ import numpy as np
 from ...page.document import HEADING_TAGS, Document
 from ...page.language import CHARACTER_LANGUAGES, count_stopwords, detect_language
 from ...page.tokens import counts_per_text, joined_words
+from . import groups
+from .anchor import title_anchor
 from .table import Table
 from .vocabulary import KINDS, MAX_LINE, line_kinds
 
-#: paragraphs with at least this share of link text are never main text
+#: paragraphs with at least this share of link text get a feature row only inside the page's best
+#: node (``_best_node``: the single-node guess of the article): elsewhere they are menus and link lists
 MAX_LINK_DENSITY = 0.8
+#: class/id words count from this many nearest ancestors-or-self of a paragraph (``_context_bits``)
+NEAR_LEVELS = 4
 #: ancestor levels kept per candidate for the second pass
 CHAIN_LEVELS = 10
 #: a record repeats when its parent has at least this many children of the same tag and class
@@ -144,6 +151,8 @@ class Paragraphs:
     rows: Table  # one row of ``FEATURES`` per candidate
     chains: list[tuple[tuple[int, int], ...]]  # per candidate: paragraph ranges of its ancestors
     records: list[tuple[int, int]]  # per candidate: paragraph range of its repeated record, or (i, i+1)
+    groups: tuple[np.ndarray, np.ndarray, np.ndarray]  # per candidate: its group's range and members (``groups``)
+    anchor: int  # the heading that shows the page's title (``anchor``), -1: none
     furniture: frozenset[int]  # paragraphs that are page furniture whatever their scores (``is_furniture``)
     heading: list[bool]
     stop_density: list[float]  # per paragraph (0 for non-candidates)
@@ -182,6 +191,14 @@ def paragraphs(doc: Document) -> Paragraphs:
     bits = _context_bits(doc, [owners[starts[i]] for i in candidates])
     best_node, best_p = _best_node(doc, bits)
     best_lo, best_hi = (doc.slot_starts[best_node], doc.slot_ends[best_node]) if best_node >= 0 else (0, 0)
+    linked = [
+        i
+        for i, (s, density) in enumerate(zip(starts, link_density))
+        if density >= MAX_LINK_DENSITY and chars[i] and best_lo <= s < best_hi
+    ]
+    if linked:  # link-only lines inside the best node: a linked heading or list item of the article
+        candidates = sorted(candidates + linked)
+        bits.update(_context_bits(doc, [owners[starts[i]] for i in linked]))
 
     segments = _segments(texts, breaks, [starts[i] for i in candidates], [ends[i] for i in candidates])
     kinds = {i: _line_kinds(segment) for i, segment in zip(candidates, segments) if chars[i] <= MAX_LINE}
@@ -262,6 +279,8 @@ def paragraphs(doc: Document) -> Paragraphs:
         rows,
         chains,
         record_ranges,
+        groups.group_ranges(doc, starts, blocks_of),
+        title_anchor(doc, candidates, heading, segments),
         furniture,
         heading,
         stop_density,
@@ -607,23 +626,36 @@ def _blocks(doc: Document, elements: list[int]) -> dict[int, int]:
 
 
 def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
-    """Structural and class/id context bits of the ``wanted`` elements, inherited from ancestors
-    (computed only along their ancestor paths; pages and sites repeat the same class strings, so
-    verdicts on them are cached)."""
+    """Structural and class/id context bits of the ``wanted`` elements (computed only along their
+    ancestor paths; pages and sites repeat the same class strings, so verdicts on them are cached).
+    Tags are inherited from every ancestor, as are the class/id words of a comment thread; the other
+    class/id words count from the ``NEAR_LEVELS`` nearest ancestors-or-self only, and never from
+    above the ``<article>`` or ``<main>`` around them (a theme wrapper's ``no-sidebar`` or
+    ``widget-area`` says nothing of the paragraphs deep inside it). The ``<header>`` of an
+    ``<article>`` or ``<main>`` is the article's own (its headline and standfirst), not page chrome."""
+    inherited: dict[int, int] = {-1: 0}
+    windows: dict[int, tuple[int, ...]] = {-1: ()}
     bits: dict[int, int] = {-1: 0}
     verdicts = _VERDICTS
     if len(verdicts) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
         verdicts.clear()
     elements, tags, parents = doc.elements, doc.tags, doc.parents
+    near = _NEG | _POS
     for element in wanted:
         path = []
         while element not in bits:
             path.append(element)
             element = parents[element]
-        bit = bits[element]
+        bit, window = inherited[element], windows[element]
         for element in reversed(path):
             tag = tags[element]
-            bit |= _TAG_BITS.get(tag, 0)
+            tag_bit = _TAG_BITS.get(tag, 0)
+            if tag_bit == _CHROME and tag == "header" and bit & (_ARTICLE | _MAIN):
+                tag_bit = 0
+            bit |= tag_bit
+            if tag == "article" or tag == "main":
+                window = ()
+            verdict = 0
             if tag in _NAMED_TAGS:
                 el = elements[element]
                 names = el.get("class")
@@ -635,8 +667,13 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
                     verdict = verdicts.get(names)
                     if verdict is None:
                         verdict = verdicts[names] = _name_verdict(names)
-                    bit |= verdict
-            bits[element] = bit
+            bit |= verdict & _COMMENTS
+            window = (verdict & near, *window[: NEAR_LEVELS - 1])
+            inherited[element], windows[element] = bit, window
+            name_bits = 0
+            for value in window:
+                name_bits |= value
+            bits[element] = bit | name_bits
     return bits
 
 
