@@ -316,21 +316,32 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     stored = {item["url"] for item in crawl.items if "source" not in item and "main_text" in item}
     untouched = [path_of(item) for item in crawl.items if "source" not in item and "main_text" not in item]
     assert untouched == ["/photo.png"] and crawl.stat("bodytext/items/untagged") == 1  # not HTML
-    rows = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
+    listed = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
+    rows = [row for row in listed if row["reason"] != "uncertain_article"]  # the rest were kept, in doubt
     rejected = {row["url"] for row in rows}
     assert len(rows) == len(rejected) == crawl.dropped == crawl.stat("bodytext/pages/rejected")
-    assert crawl.stat("bodytext/rejected_feed/pages") == len(rows)
+    assert crawl.stat("bodytext/rejected_feed/pages") == len(listed)
+    assert len(listed) - len(rows) == crawl.stat("bodytext/pages/review")
     assert len(stored) + len(rejected) == articles_in - crawl.stat("bodytext/items/untagged")
     assert not stored & rejected
     assert dropped_pages(crawl) <= rejected
     assert {"/index.html", "/binary.html", "/empty.html", "/big.html"} <= {path_of(row) for row in rows}
     for row in rows:
-        assert set(row) == {"url", "reason", "article_probability", "threshold", "extractor", "title", "detail"}
+        assert set(row) == {
+            "url",
+            "reason",
+            "article_probability",
+            "threshold",
+            "extractor",
+            "page_type",
+            "title",
+            "detail",
+        }
         assert row["threshold"] == 0.5 and row["extractor"] == extractors.DEFAULT_EXTRACTOR
         if row["reason"] in ("not_an_article", "no_main_text"):
             expected = core_result(site, row["url"])
             assert not expected.is_article and row["article_probability"] == expected.article_probability
-            assert row["title"] == expected.title
+            assert row["title"] == expected.title and row["page_type"] == expected.page_type != "article"
         else:
             assert row["article_probability"] == 0.0
     assert {row["reason"] for row in rows if path_of(row) == "/big.html"} == {"too_large"}
@@ -344,6 +355,45 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     after = [json.loads(line) for line in recorded.read_text(encoding="utf-8").splitlines()]
     assert len(after) == crawl.stored
     assert not {row["url"] for row in after if row["class"] == "ArticleItem"} & rejected
+
+
+def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_type(site, tmp_path):
+    """A page the method types an article below the threshold is not silently lost: its items are
+    stored, and the page is listed in the review feed (``uncertain_article``) with its page type; the
+    pages of other types are dropped and listed with theirs. A threshold no page reaches puts every
+    article in doubt."""
+    review = tmp_path / "review.jsonl"
+    crawl = run_crawl(
+        tmp_path,
+        settings={
+            "ADDONS": ADDON,
+            "BODYTEXT_ARTICLE_THRESHOLD": 1.0,
+            "BODYTEXT_FIELDS": "main_text,article_probability,page_type,is_article",
+            "BODYTEXT_REJECTED_FEED": str(review),
+        },
+        start=site.url("/index.html"),
+    )
+    assert_clean(crawl)
+    rows = {row["url"]: row for row in map(json.loads, review.read_text(encoding="utf-8").splitlines())}
+    stored = {item["url"]: item for item in crawl.items if "main_text" in item}
+    doubtful = {url for url, row in rows.items() if row["reason"] == "uncertain_article"}
+    assert {path_of({"url": url}) for url in stored} >= ARTICLES  # every article kept, none at the threshold
+    assert doubtful == set(stored)  # each listed once for review
+    assert all(item["page_type"] == "article" and not item["is_article"] for item in stored.values())
+    assert all(rows[url]["page_type"] == "article" for url in doubtful)
+    dropped = {url for url in rows if url not in doubtful}
+    assert dropped and all(rows[url]["page_type"] != "article" for url in dropped)
+    assert crawl.stat("bodytext/pages/review") == len(doubtful) == crawl.stat("bodytext/pages/kept_types/article")
+    assert crawl.stat("bodytext/pages/rejected") == len(dropped)
+    # keeping no type below the threshold drops them all, each listed as rejected
+    strict = run_crawl(
+        tmp_path / "strict",
+        settings={"ADDONS": ADDON, "BODYTEXT_ARTICLE_THRESHOLD": 1.0, "BODYTEXT_KEPT_PAGE_TYPES": []},
+        start=site.url("/index.html"),
+    )
+    assert_clean(strict)
+    assert not [item for item in strict.items if "main_text" in item]
+    assert strict.stat("bodytext/pages/review") == 0
 
 
 def test_the_review_feed_takes_feeds_options(site, tmp_path):
