@@ -386,6 +386,7 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
     assert crawl.stat("bodytext/pages/review") == len(doubtful) == crawl.stat("bodytext/pages/kept_types/article")
     assert crawl.stat("bodytext/pages/rejected") == len(dropped)
     # keeping no type below the threshold drops them all, each listed as rejected
+    (tmp_path / "strict").mkdir()
     strict = run_crawl(
         tmp_path / "strict",
         settings={"ADDONS": ADDON, "BODYTEXT_ARTICLE_THRESHOLD": 1.0, "BODYTEXT_KEPT_PAGE_TYPES": []},
