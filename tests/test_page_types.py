@@ -323,7 +323,7 @@ def test_pages_of_other_types_are_not_judged_articles(family):
     "family",
     [
         pytest.param("forum", marks=_not_yet(FORUM_MISSED)),
-        pytest.param("documentation", marks=_not_yet(DOUBT)),
+        "documentation",
         pytest.param("service", marks=_not_yet(DOUBT)),
         pytest.param("legal", marks=_not_yet(DOUBT)),
         "product",
