@@ -21,6 +21,10 @@ from scrapy_bodytext.plugin.settings import FIELD_PRESETS
 
 ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
 KINDS = ("dict", "item", "dataclass", "attrs")
+#: the add-on, items kept at the threshold only: these crawls check the plumbing of the verdict at the
+#: threshold; the pages the method types articles below it (kept in doubt, the default) are checked by
+#: test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_type
+AT_THRESHOLD = {"ADDONS": ADDON, "BODYTEXT_KEPT_PAGE_TYPES": []}
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(200)
 BIG = (SITE / "article-harbour.html").read_bytes().replace(b"</main>", b"<p>comment</p>" * 4000 + b"</main>")
 SIZE_LIMIT = 50_000
@@ -50,7 +54,7 @@ def addon_crawl(site, tmp_path_factory) -> Crawl:
     """The add-on line in the settings, a spider yielding one item of each kind per page."""
     return run_crawl(
         tmp_path_factory.mktemp("addon"),
-        settings={"ADDONS": ADDON},
+        settings={**AT_THRESHOLD},
         start=site.url("/index.html"),
         kinds=",".join(KINDS),
     )
@@ -154,6 +158,7 @@ def test_manual_enabling_with_explicit_orders_on_a_reactor_without_asyncio(site,
             "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40},
             "ITEM_PIPELINES": {"scrapy_bodytext.BodyTextPipeline": 300},
             "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
+            "BODYTEXT_KEPT_PAGE_TYPES": [],
         },
         start=site.url("/index.html"),
     )
@@ -176,7 +181,7 @@ def test_request_meta_skips_a_page_or_chooses_its_extractor(site, tmp_path):
     }
     crawl = run_crawl(
         tmp_path,
-        settings={"ADDONS": ADDON, "LOG_LEVEL": "WARNING"},
+        settings={**AT_THRESHOLD, "LOG_LEVEL": "WARNING"},
         start=site.url("/index.html"),
         meta=json.dumps(meta),
     )
@@ -198,7 +203,7 @@ def test_every_failed_page_gets_the_configured_outcome(site, tmp_path, on_failur
     crawl = run_crawl(
         tmp_path,
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "BODYTEXT_ON_FAILURE": on_failure,
             "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
         },
@@ -222,7 +227,7 @@ def test_every_failed_page_gets_the_configured_outcome(site, tmp_path, on_failur
 
 
 def test_typed_items_lacking_the_fields_get_one_error_naming_them(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON}, start=site.url("/index.html"), kinds="bare")
+    crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD}, start=site.url("/index.html"), kinds="bare")
     errors = [line for line in crawl.log.splitlines() if " ERROR: " in line]
     assert len(errors) == 1 and "BareItem" in errors[0]
     assert "main_text" in errors[0] and "article_probability" in errors[0]
@@ -237,7 +242,7 @@ def test_typed_items_lacking_the_fields_get_one_error_naming_them(site, tmp_path
 
 
 def test_worker_processes_give_the_same_items(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_WORKERS": 2}, start=site.url("/index.html"))
+    crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD, "BODYTEXT_WORKERS": 2}, start=site.url("/index.html"))
     assert_clean(crawl)
     assert_accounted(crawl, crawl.stat("bodytext/responses/tagged"))
     assert_core_verdicts(site, crawl)
@@ -245,9 +250,7 @@ def test_worker_processes_give_the_same_items(site, tmp_path):
 
 
 def test_metadata_fields_with_one_setting(site, tmp_path):
-    crawl = run_crawl(
-        tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_FIELDS": "metadata"}, start=site.url("/index.html")
-    )
+    crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD, "BODYTEXT_FIELDS": "metadata"}, start=site.url("/index.html"))
     assert_clean(crawl)
     assert ARTICLES <= {path_of(item) for item in crawl.items}
     for item in crawl.items:
@@ -266,7 +269,7 @@ def test_the_output_format_and_links_by_settings(site, tmp_path, output_format, 
     crawl = run_crawl(
         tmp_path,
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "BODYTEXT_OUTPUT_FORMAT": output_format,
             "BODYTEXT_OUTPUT_LINKS": True,
             "BODYTEXT_FIELDS": "main_text,article_probability,output_format",
@@ -295,7 +298,7 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
         tmp_path,
         spider="crawl_spiders.TeaserSpider",
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
             "BODYTEXT_ITEM_CLASSES": "crawl_spiders.ArticleItem",
             "BODYTEXT_REJECTED_FEED": str(review),
@@ -341,7 +344,7 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
         if row["reason"] in ("not_an_article", "no_main_text"):
             expected = core_result(site, row["url"])
             assert not expected.is_article and row["article_probability"] == expected.article_probability
-            assert row["title"] == expected.title and row["page_type"] == expected.page_type != "article"
+            assert row["title"] == expected.title and row["page_type"] == expected.page_type
         else:
             assert row["article_probability"] == 0.0
     assert {row["reason"] for row in rows if path_of(row) == "/big.html"} == {"too_large"}
@@ -404,7 +407,7 @@ def test_the_review_feed_takes_feeds_options(site, tmp_path):
     crawl = run_crawl(
         tmp_path,
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "FEED_EXPORT_FIELDS": ["url", "kind"],
             "BODYTEXT_REJECTED_FEED": {str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}},
         },
@@ -448,7 +451,7 @@ def test_real_pages_with_only_the_addon_line(tmp_path):
         url_of = {page_id: server.url(f"/{page_id}.html") for page_id in sample}
         urls = tmp_path / "urls.txt"
         urls.write_text("\n".join(sorted(url_of.values())))
-        crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON}, urls=str(urls), follow="0")
+        crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD}, urls=str(urls), follow="0")
     assert_clean(crawl)
     assert_accounted(crawl, len(sample))
     assert crawl.stat("bodytext/pages/extracted") == len(sample)
