@@ -371,6 +371,7 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
         settings={
             "ADDONS": ADDON,
             "BODYTEXT_ARTICLE_THRESHOLD": 1.0,
+            "BODYTEXT_KEPT_PAGE_TYPES": ["article"],
             "BODYTEXT_FIELDS": "main_text,article_probability,page_type,is_article",
             "BODYTEXT_REJECTED_FEED": str(review),
         },

@@ -265,7 +265,7 @@ def test_every_setting_is_documented_with_its_default_and_an_example():
 
 def test_kept_page_types_are_validated_and_add_the_page_type_field():
     default = load_settings(Settings({}))
-    assert default.kept_page_types == {"article"} and "page_type" not in default.fields
+    assert default.kept_page_types == frozenset() and "page_type" not in default.fields
     corpus = load_settings(Settings({"BODYTEXT_KEPT_PAGE_TYPES": "article, Forum"}))
     assert corpus.kept_page_types == {"article", "forum"} and "page_type" in corpus.fields
     chosen = load_settings(Settings({"BODYTEXT_KEPT_PAGE_TYPES": ["forum"], "BODYTEXT_FIELDS": "main_text"}))
