@@ -187,10 +187,13 @@ def extract_with_config(
     debug["seconds"] = time.perf_counter() - started
     if parsed.depth_cut:
         debug["nesting_truncated"] = True
+    is_article = probability >= config.threshold and has_text
+    page_type = found.page_type if has_text and found.page_type else "article" if is_article else "other"
     return ExtractionResult(
         text=text,
         article_probability=probability,
-        is_article=probability >= config.threshold and has_text,
+        is_article=is_article,
+        page_type=page_type,
         extractor=name,
         reason=reason,
         detail=found.detail,

@@ -16,13 +16,18 @@ class ExtractionResult:
     ``text`` holds the main text in ``output_format``: in "text", one paragraph, heading, list item
     or table row per line; in "markdown" or "html", those marked up as such. ``reason`` says why the
     result is what it is (``Reason.OK`` for a normal extraction); ``detail`` is a short free-text
-    explanation for logs. ``is_article`` applies the threshold that was in force.
+    explanation for logs. ``is_article`` applies the threshold that was in force. ``page_type`` is
+    the method's judgement of the kind of page (``article``, ``listing``, ``forum``, ``product``,
+    ``collection``, ``documentation``, ``service`` or ``other``; methods that tell only articles apart
+    give ``article`` for a page that ``is_article`` and ``other`` otherwise); the default method types
+    a page ``article`` from its decision rule up, which may lie below the threshold.
     """
 
     text: str
     article_probability: float
     is_article: bool
     extractor: str
+    page_type: str = "other"
     reason: Reason = Reason.OK
     detail: str = ""
     encoding: str | None = None
@@ -67,6 +72,7 @@ VALUE_NAMES: dict[str, str] = {
     "main_text": "text",
     "article_probability": "article_probability",
     "is_article": "is_article",
+    "page_type": "page_type",
     "extractor": "extractor",
     "reason": "reason",
     "detail": "detail",
@@ -96,4 +102,6 @@ def empty_result(
     output_format: str = "text",
 ) -> ExtractionResult:
     """The result for a page with nothing to extract: empty text, probability 0."""
-    return ExtractionResult("", 0.0, False, extractor, reason, detail, encoding, output_format=output_format)
+    return ExtractionResult(
+        "", 0.0, False, extractor, reason=reason, detail=detail, encoding=encoding, output_format=output_format
+    )

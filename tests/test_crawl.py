@@ -21,6 +21,10 @@ from scrapy_bodytext.plugin.settings import FIELD_PRESETS
 
 ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
 KINDS = ("dict", "item", "dataclass", "attrs")
+#: the add-on, items kept at the threshold only: these crawls check the plumbing of the verdict at the
+#: threshold; the pages the method types articles below it (kept in doubt, the default) are checked by
+#: test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_type
+AT_THRESHOLD = {"ADDONS": ADDON, "BODYTEXT_KEPT_PAGE_TYPES": []}
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(200)
 BIG = (SITE / "article-harbour.html").read_bytes().replace(b"</main>", b"<p>comment</p>" * 4000 + b"</main>")
 SIZE_LIMIT = 50_000
@@ -50,7 +54,7 @@ def addon_crawl(site, tmp_path_factory) -> Crawl:
     """The add-on line in the settings, a spider yielding one item of each kind per page."""
     return run_crawl(
         tmp_path_factory.mktemp("addon"),
-        settings={"ADDONS": ADDON},
+        settings={**AT_THRESHOLD},
         start=site.url("/index.html"),
         kinds=",".join(KINDS),
     )
@@ -154,6 +158,7 @@ def test_manual_enabling_with_explicit_orders_on_a_reactor_without_asyncio(site,
             "SPIDER_MIDDLEWARES": {"scrapy_bodytext.BodyTextSpiderMiddleware": 40},
             "ITEM_PIPELINES": {"scrapy_bodytext.BodyTextPipeline": 300},
             "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
+            "BODYTEXT_KEPT_PAGE_TYPES": [],
         },
         start=site.url("/index.html"),
     )
@@ -176,7 +181,7 @@ def test_request_meta_skips_a_page_or_chooses_its_extractor(site, tmp_path):
     }
     crawl = run_crawl(
         tmp_path,
-        settings={"ADDONS": ADDON, "LOG_LEVEL": "WARNING"},
+        settings={**AT_THRESHOLD, "LOG_LEVEL": "WARNING"},
         start=site.url("/index.html"),
         meta=json.dumps(meta),
     )
@@ -198,7 +203,7 @@ def test_every_failed_page_gets_the_configured_outcome(site, tmp_path, on_failur
     crawl = run_crawl(
         tmp_path,
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "BODYTEXT_ON_FAILURE": on_failure,
             "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
         },
@@ -222,7 +227,7 @@ def test_every_failed_page_gets_the_configured_outcome(site, tmp_path, on_failur
 
 
 def test_typed_items_lacking_the_fields_get_one_error_naming_them(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON}, start=site.url("/index.html"), kinds="bare")
+    crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD}, start=site.url("/index.html"), kinds="bare")
     errors = [line for line in crawl.log.splitlines() if " ERROR: " in line]
     assert len(errors) == 1 and "BareItem" in errors[0]
     assert "main_text" in errors[0] and "article_probability" in errors[0]
@@ -237,7 +242,7 @@ def test_typed_items_lacking_the_fields_get_one_error_naming_them(site, tmp_path
 
 
 def test_worker_processes_give_the_same_items(site, tmp_path):
-    crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_WORKERS": 2}, start=site.url("/index.html"))
+    crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD, "BODYTEXT_WORKERS": 2}, start=site.url("/index.html"))
     assert_clean(crawl)
     assert_accounted(crawl, crawl.stat("bodytext/responses/tagged"))
     assert_core_verdicts(site, crawl)
@@ -245,9 +250,7 @@ def test_worker_processes_give_the_same_items(site, tmp_path):
 
 
 def test_metadata_fields_with_one_setting(site, tmp_path):
-    crawl = run_crawl(
-        tmp_path, settings={"ADDONS": ADDON, "BODYTEXT_FIELDS": "metadata"}, start=site.url("/index.html")
-    )
+    crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD, "BODYTEXT_FIELDS": "metadata"}, start=site.url("/index.html"))
     assert_clean(crawl)
     assert ARTICLES <= {path_of(item) for item in crawl.items}
     for item in crawl.items:
@@ -266,7 +269,7 @@ def test_the_output_format_and_links_by_settings(site, tmp_path, output_format, 
     crawl = run_crawl(
         tmp_path,
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "BODYTEXT_OUTPUT_FORMAT": output_format,
             "BODYTEXT_OUTPUT_LINKS": True,
             "BODYTEXT_FIELDS": "main_text,article_probability,output_format",
@@ -295,7 +298,7 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
         tmp_path,
         spider="crawl_spiders.TeaserSpider",
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
             "BODYTEXT_ITEM_CLASSES": "crawl_spiders.ArticleItem",
             "BODYTEXT_REJECTED_FEED": str(review),
@@ -316,21 +319,32 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     stored = {item["url"] for item in crawl.items if "source" not in item and "main_text" in item}
     untouched = [path_of(item) for item in crawl.items if "source" not in item and "main_text" not in item]
     assert untouched == ["/photo.png"] and crawl.stat("bodytext/items/untagged") == 1  # not HTML
-    rows = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
+    listed = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
+    rows = [row for row in listed if row["reason"] != "uncertain_article"]  # the rest were kept, in doubt
     rejected = {row["url"] for row in rows}
     assert len(rows) == len(rejected) == crawl.dropped == crawl.stat("bodytext/pages/rejected")
-    assert crawl.stat("bodytext/rejected_feed/pages") == len(rows)
+    assert crawl.stat("bodytext/rejected_feed/pages") == len(listed)
+    assert len(listed) - len(rows) == crawl.stat("bodytext/pages/review")
     assert len(stored) + len(rejected) == articles_in - crawl.stat("bodytext/items/untagged")
     assert not stored & rejected
     assert dropped_pages(crawl) <= rejected
     assert {"/index.html", "/binary.html", "/empty.html", "/big.html"} <= {path_of(row) for row in rows}
     for row in rows:
-        assert set(row) == {"url", "reason", "article_probability", "threshold", "extractor", "title", "detail"}
+        assert set(row) == {
+            "url",
+            "reason",
+            "article_probability",
+            "threshold",
+            "extractor",
+            "page_type",
+            "title",
+            "detail",
+        }
         assert row["threshold"] == 0.5 and row["extractor"] == extractors.DEFAULT_EXTRACTOR
         if row["reason"] in ("not_an_article", "no_main_text"):
             expected = core_result(site, row["url"])
             assert not expected.is_article and row["article_probability"] == expected.article_probability
-            assert row["title"] == expected.title
+            assert row["title"] == expected.title and row["page_type"] == expected.page_type
         else:
             assert row["article_probability"] == 0.0
     assert {row["reason"] for row in rows if path_of(row) == "/big.html"} == {"too_large"}
@@ -346,6 +360,47 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     assert not {row["url"] for row in after if row["class"] == "ArticleItem"} & rejected
 
 
+def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_type(site, tmp_path):
+    """A page the method types an article below the threshold is not silently lost: its items are
+    stored, and the page is listed in the review feed (``uncertain_article``) with its page type; the
+    pages of other types are dropped and listed with theirs. A threshold no page reaches puts every
+    article in doubt."""
+    review = tmp_path / "review.jsonl"
+    crawl = run_crawl(
+        tmp_path,
+        settings={
+            "ADDONS": ADDON,
+            "BODYTEXT_ARTICLE_THRESHOLD": 1.0,
+            "BODYTEXT_KEPT_PAGE_TYPES": ["article"],
+            "BODYTEXT_FIELDS": "main_text,article_probability,page_type,is_article",
+            "BODYTEXT_REJECTED_FEED": str(review),
+        },
+        start=site.url("/index.html"),
+    )
+    assert_clean(crawl)
+    rows = {row["url"]: row for row in map(json.loads, review.read_text(encoding="utf-8").splitlines())}
+    stored = {item["url"]: item for item in crawl.items if "main_text" in item}
+    doubtful = {url for url, row in rows.items() if row["reason"] == "uncertain_article"}
+    assert {path_of({"url": url}) for url in stored} >= ARTICLES  # every article kept, none at the threshold
+    assert doubtful == set(stored)  # each listed once for review
+    assert all(item["page_type"] == "article" and not item["is_article"] for item in stored.values())
+    assert all(rows[url]["page_type"] == "article" for url in doubtful)
+    dropped = {url for url in rows if url not in doubtful}
+    assert dropped and all(rows[url]["page_type"] != "article" for url in dropped)
+    assert crawl.stat("bodytext/pages/review") == len(doubtful) == crawl.stat("bodytext/pages/kept_types/article")
+    assert crawl.stat("bodytext/pages/rejected") == len(dropped)
+    # keeping no type below the threshold drops them all, each listed as rejected
+    (tmp_path / "strict").mkdir()
+    strict = run_crawl(
+        tmp_path / "strict",
+        settings={"ADDONS": ADDON, "BODYTEXT_ARTICLE_THRESHOLD": 1.0, "BODYTEXT_KEPT_PAGE_TYPES": []},
+        start=site.url("/index.html"),
+    )
+    assert_clean(strict)
+    assert not [item for item in strict.items if "main_text" in item]
+    assert strict.stat("bodytext/pages/review") == 0
+
+
 def test_the_review_feed_takes_feeds_options(site, tmp_path):
     """A FEEDS-style entry: CSV, a URI parameter (the spider's name) and overwrite."""
     review = tmp_path / "site-rejected.csv"
@@ -353,7 +408,7 @@ def test_the_review_feed_takes_feeds_options(site, tmp_path):
     crawl = run_crawl(
         tmp_path,
         settings={
-            "ADDONS": ADDON,
+            **AT_THRESHOLD,
             "FEED_EXPORT_FIELDS": ["url", "kind"],
             "BODYTEXT_REJECTED_FEED": {str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}},
         },
@@ -397,7 +452,7 @@ def test_real_pages_with_only_the_addon_line(tmp_path):
         url_of = {page_id: server.url(f"/{page_id}.html") for page_id in sample}
         urls = tmp_path / "urls.txt"
         urls.write_text("\n".join(sorted(url_of.values())))
-        crawl = run_crawl(tmp_path, settings={"ADDONS": ADDON}, urls=str(urls), follow="0")
+        crawl = run_crawl(tmp_path, settings={**AT_THRESHOLD}, urls=str(urls), follow="0")
     assert_clean(crawl)
     assert_accounted(crawl, len(sample))
     assert crawl.stat("bodytext/pages/extracted") == len(sample)

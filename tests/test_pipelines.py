@@ -70,13 +70,15 @@ def register_extractor(monkeypatch, name, run):
 def scripted(doc, options):
     """A method whose verdict the page states (a paragraph "p=0.9"), so that these tests exercise the
     pipeline whatever the quality of the real methods."""
-    slots = [slot for slot, text in enumerate(doc.texts) if not text.startswith("p=")]
+    slots = [slot for slot, text in enumerate(doc.texts) if text[:2] not in ("p=", "t=")]
     probability = next((float(text[2:]) for text in doc.texts if text.startswith("p=")), 0.0)
-    return extractors.Extraction(slots, probability)
+    page_type = next((text[2:] for text in doc.texts if text.startswith("t=")), None)
+    return extractors.Extraction(slots, probability, page_type=page_type)
 
 
-def scripted_page(probability: float) -> bytes:
-    return f"<html><body><p>p={probability}</p><p>First paragraph.</p><p>Second one.</p></body></html>".encode()
+def scripted_page(probability: float, page_type: str | None = None) -> bytes:
+    typed = f"<p>t={page_type}</p>" if page_type else ""
+    return f"<html><body><p>p={probability}</p>{typed}<p>First paragraph.</p><p>Second one.</p></body></html>".encode()
 
 
 ARTICLE, LISTING = scripted_page(0.9), scripted_page(0.1)
@@ -391,6 +393,7 @@ def test_each_rejected_page_is_announced_once():
         article_probability=0.1,
         threshold=0.5,
         extractor="scripted",
+        page_type="other",
         title="",
         detail="",
     )
@@ -467,3 +470,22 @@ def test_the_items_of_a_dropped_copy_share_one_verdict_line_and_review_record(ca
     ]
     assert [(page.url, page.reason) for page in rejected] == [("https://example.com/copy", "duplicate")]
     assert stats(pipeline)["bodytext/duplicates/dropped"] == 1 and stats(pipeline)["bodytext/pages/rejected"] == 1
+
+
+def test_pages_of_kept_types_are_stored_and_articles_in_doubt_listed_for_review():
+    pipeline = make_pipeline(BODYTEXT_KEPT_PAGE_TYPES=["article", "forum"])
+    announced = []
+    pipeline.crawler.signals.connect(lambda page, spider: announced.append(page), signal=page_rejected, weak=False)
+    doubtful = new_page(scripted_page(0.3, "article"), url="https://example.com/doubt")
+    forum = new_page(scripted_page(0.2, "forum"), url="https://example.com/forum")
+    shop = new_page(scripted_page(0.2, "product"), url="https://example.com/shop")
+    outs = process(pipeline, ({}, doubtful), ({}, forum), ({}, shop))
+    assert outs[0]["page_type"] == "article" and outs[1]["page_type"] == "forum"  # several types: each says which
+    assert isinstance(outs[2], NotAnArticle)
+    assert [(page.url, page.reason, page.page_type) for page in announced] == [
+        ("https://example.com/doubt", "uncertain_article", "article"),
+        ("https://example.com/shop", "not_an_article", "product"),
+    ]
+    found = stats(pipeline)
+    assert found["bodytext/pages/review"] == 1 and found["bodytext/pages/rejected"] == 1
+    assert found["bodytext/items/kept_types/article"] == found["bodytext/items/kept_types/forum"] == 1

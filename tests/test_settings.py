@@ -208,6 +208,8 @@ def test_unknown_names_with_the_setting_a_typo_meant(name, meant):
         ("BODYTEXT_ARTICLE_THRESHOLD", True),
         ("BODYTEXT_DROP_NON_ARTICLES", 2),
         ("BODYTEXT_ON_FAILURE", "ignore"),
+        ("BODYTEXT_KEPT_PAGE_TYPES", ["article", "blog"]),
+        ("BODYTEXT_KEPT_PAGE_TYPES", 5),
         ("BODYTEXT_TEXT_FIELD", "main text"),
         ("BODYTEXT_FIELDS", "titel"),
         ("BODYTEXT_FIELDS", {"main_text": "main text"}),
@@ -259,3 +261,12 @@ def test_every_setting_is_documented_with_its_default_and_an_example():
     for preset, names in FIELD_PRESETS.items():
         assert f"`{preset}`" in sections["BODYTEXT_FIELDS"]
         assert preset == "all" or all(f"`{name}`" in sections["BODYTEXT_FIELDS"] for name in names)
+
+
+def test_kept_page_types_are_validated_and_add_the_page_type_field():
+    default = load_settings(Settings({}))
+    assert default.kept_page_types == frozenset() and "page_type" not in default.fields
+    corpus = load_settings(Settings({"BODYTEXT_KEPT_PAGE_TYPES": "article, Forum"}))
+    assert corpus.kept_page_types == {"article", "forum"} and "page_type" in corpus.fields
+    chosen = load_settings(Settings({"BODYTEXT_KEPT_PAGE_TYPES": ["forum"], "BODYTEXT_FIELDS": "main_text"}))
+    assert chosen.fields == ("main_text",)  # fields named by hand stay as named

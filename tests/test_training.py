@@ -22,7 +22,7 @@ from scrapy_bodytext.extractors.bodytext.model import (
     load_model,
     write_model,
 )
-from scrapy_bodytext.extractors.probability import Platt, fit_logistic, logit, sigmoid
+from scrapy_bodytext.extractors.probability import Platt, fit_logistic, fit_softmax, logit, sigmoid, softmax
 from scrapy_bodytext.training import fingerprint
 from scrapy_bodytext.training.article_model import ArticleSettings, fit_article, fit_calibration
 from scrapy_bodytext.training.crossval import SMALL_SOURCE, fold_names, recall_first
@@ -156,6 +156,17 @@ def test_logistic_regression_recovers_the_weights_it_was_drawn_from():
     np.testing.assert_allclose(beta, [fitted.intercept, *fitted.weights])
 
 
+def test_the_multinomial_fit_finds_the_weights_the_types_were_drawn_with():
+    rng = np.random.default_rng(7)
+    x = np.c_[np.ones(6000), rng.normal(size=(6000, 2))]
+    truth = np.array([[0.0, 0.5, -0.5], [0.0, 2.0, 0.0], [0.0, 0.0, -2.0]])  # type 0: the reference
+    y = np.array([rng.choice(3, p=row) for row in softmax(x @ truth)])
+    np.testing.assert_allclose(fit_softmax(x, y, 3, l2=1e-6), truth, atol=0.15)
+    shares = softmax(np.array([[1.0, 2.0, 3.0], [1000.0, 0.0, -1000.0]]))
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
+    assert shares[1, 0] == 1.0  # no overflow
+
+
 def test_logistic_regression_separates_separable_classes():
     rng = np.random.default_rng(2)
     x = rng.normal(size=(500, 2))
@@ -204,8 +215,9 @@ def fitted_model(rng) -> tuple[Model, np.ndarray, np.ndarray, np.ndarray]:
     x_second = np.hstack([x_first, rng.normal(size=(600, len(SECOND_FEATURES) - len(FIRST_FEATURES)))])
     x_article = rng.normal(size=(300, len(ARTICLE_FEATURES)))
     articles = (x_article[:, 1] + rng.normal(size=300) > 0).astype(float)
-    article = fit_article(x_article, articles, ArticleSettings())
-    calibration = fit_calibration(article.predict(x_article), articles)
+    types = ["article" if a else "listing" if x > 0 else "forum" for a, x in zip(articles, x_article[:, 2])]
+    article = fit_article(x_article, types, ArticleSettings())
+    calibration = fit_calibration(article.share(x_article), articles)
     built = Model(
         fit_first(x_first, y, w, settings),
         fit_second(x_second, y, w, settings),
@@ -214,6 +226,7 @@ def fitted_model(rng) -> tuple[Model, np.ndarray, np.ndarray, np.ndarray]:
         0.5,
         0.5,
         {"date": "2026-01-01", "feature_fingerprint": fingerprint.feature_fingerprint()},
+        article_threshold=0.3,
     )
     return built, x_first, x_second, x_article
 
@@ -227,12 +240,14 @@ def test_a_fitted_model_written_and_read_back_predicts_exactly_the_same(tmp_path
     assert loaded is not fitted and loaded.to_json() == fitted.to_json()
     assert np.array_equal(loaded.first.predict(x_first), fitted.first.predict(x_first))
     assert np.array_equal(loaded.second.predict(x_second), fitted.second.predict(x_second))
-    scores = fitted.article.predict(x_article)
-    assert np.array_equal(loaded.article.predict(x_article), scores)
+    assert np.array_equal(loaded.article.predict(x_article), fitted.article.predict(x_article))
+    scores = fitted.article.share(x_article)
     assert [loaded.calibration(s) for s in scores.tolist()] == [fitted.calibration(s) for s in scores.tolist()]
     row = dict(zip(ARTICLE_FEATURES, x_article[0].tolist()))
     assert loaded.article_probability(row) == fitted.article_probability(row)
     assert 0.0 <= fitted.article_probability(row) <= 1.0
+    assert loaded.judge(row) == fitted.judge(row) and loaded.article_threshold == 0.3
+    assert fitted.article.types == ("article", "listing", "forum")
 
 
 def test_a_model_file_with_a_part_missing_is_refused(tmp_path):

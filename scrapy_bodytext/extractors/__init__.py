@@ -32,8 +32,9 @@ EXTRACTORS: dict[str, str] = {
 class Extraction:
     """What a method returns: the main text as the ascending indices of the ``Document`` text slots
     it selected (a ``range`` will do; empty: no main text), an article probability in [0, 1], an
-    optional one-line explanation and debug figures (kept out of logs), and the slots of reader
-    comments where the method tells them apart (never part of the main text)."""
+    optional one-line explanation and debug figures (kept out of logs), the slots of reader
+    comments where the method tells them apart (never part of the main text), and the page type
+    where the method judges one."""
 
     slots: Sequence[int]
     probability: float
@@ -41,6 +42,7 @@ class Extraction:
     language: str | None = None
     debug: dict = field(default_factory=dict)
     comment_slots: Sequence[int] = ()
+    page_type: str | None = None  # the method's page type (``None``: it tells only articles apart)
 
 
 def names() -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..metadata import FLAG_PUBLISHED_KEYS, read_declared
+from ..metadata import FLAG_PUBLISHED_KEYS, jsonld, read_declared
 
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 
@@ -30,6 +30,9 @@ class PageClaims:
     published: bool = False
     #: schema.org types declared in JSON-LD
     structured_types: frozenset[str] = frozenset()
+    #: schema.org types of the JSON-LD subjects: top-level objects, ``@graph`` members and main
+    #: entities, not the objects another one holds (a ``Product`` in an article's paywall markup)
+    subject_types: frozenset[str] = frozenset()
 
 
 def read_claims(root, declared=None) -> PageClaims:
@@ -43,6 +46,8 @@ def read_claims(root, declared=None) -> PageClaims:
     for script in declared.scripts:
         types.update(_LD_TYPE_RE.findall(script))
         published = published or "datePublished" in script
+    parts: set[int] = set()
+    subjects = [found for found in jsonld.objects(declared.scripts, parts) if id(found) not in parts]
     first = lambda key: (declared.first(key) or "").strip().lower() or None  # noqa: E731
     return PageClaims(
         title=declared.title,
@@ -52,4 +57,5 @@ def read_claims(root, declared=None) -> PageClaims:
         og_type=first("og:type"),
         published=published,
         structured_types=frozenset(types),
+        subject_types=frozenset(kind for found in subjects for kind in jsonld.types_of(found)),
     )

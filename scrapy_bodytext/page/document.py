@@ -204,6 +204,7 @@ class Document:
     og_type = property(lambda self: self.claims.og_type)
     published = property(lambda self: self.claims.published)
     structured_types = property(lambda self: self.claims.structured_types)
+    subject_types = property(lambda self: self.claims.subject_types)
 
     # ----------------------------------------------------------------------------- building
     def _flatten(self, body, max_nodes: int) -> set:

@@ -29,7 +29,7 @@ from ..workers.executors import Executor, WorkerLost, announce, extract_timed, m
 from . import zyte
 from .duplicates import DuplicateCheck
 from .middlewares import BodyTextDownloaderMiddleware
-from .review import DUPLICATE, NOT_AN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
+from .review import DUPLICATE, NOT_AN_ARTICLE, UNCERTAIN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
 from .settings import BodyTextSettings
 from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
 from .startup import crawler_settings
@@ -142,6 +142,8 @@ class BodyTextPipeline:
                 raise ExtractionFailed(page.url, result.reason, result.detail)
         elif result.is_article:
             self.stats.inc_value("bodytext/items/articles")
+        elif self.settings.keeps(result):
+            self.stats.inc_value(f"bodytext/items/kept_types/{result.page_type}")
         else:
             self.stats.inc_value("bodytext/items/non_articles")
             if self.settings.drop_non_articles:
@@ -266,6 +268,18 @@ class BodyTextPipeline:
                 self._announce_rejected(page, result, result.reason.value)
         elif result.is_article:
             self.stats.inc_value("bodytext/pages/articles")
+        elif self.settings.keeps(result):
+            self.stats.inc_value(f"bodytext/pages/kept_types/{result.page_type}")
+            if result.page_type == "article":  # typed an article below the threshold: kept, and listed for review
+                self._log(
+                    logging.INFO,
+                    "Kept for review (typed an article at article_probability %.2f < %.2f, %s): %s",
+                    result.article_probability,
+                    self._threshold,
+                    result.extractor,
+                    page.url,
+                )
+                self._announce_rejected(page, result, UNCERTAIN_ARTICLE)
         else:
             self.stats.inc_value("bodytext/pages/non_articles")
             if self.settings.drop_non_articles:
@@ -281,14 +295,16 @@ class BodyTextPipeline:
                 self._announce_rejected(page, result, reason)
 
     def _announce_rejected(self, page: Page, result: ExtractionResult, reason: str, detail: str = "") -> None:
-        """The ``page_rejected`` signal, once per page whose items are dropped (the review feed's input)."""
-        self.stats.inc_value("bodytext/pages/rejected")
+        """The ``page_rejected`` signal, once per page whose items are dropped or kept in doubt (the
+        review feed's input)."""
+        self.stats.inc_value("bodytext/pages/review" if reason == UNCERTAIN_ARTICLE else "bodytext/pages/rejected")
         rejected = RejectedPage(
             url=page.url,
             reason=reason,
             article_probability=result.article_probability,
             threshold=self._threshold,
             extractor=result.extractor,
+            page_type=result.page_type,
             title=result.title,
             detail=detail or result.detail,
         )

@@ -1,4 +1,6 @@
-"""The review feed: one record per page whose items the pipeline dropped, in a feed of its own.
+"""The review feed: one record per page whose items the pipeline dropped, or kept although it is in
+doubt (typed an article by the method's decision rule below ``BODYTEXT_ARTICLE_THRESHOLD``), in a
+feed of its own.
 
 The pipeline sends the signal :data:`page_rejected` once per rejected page. :class:`RejectedFeed` (an
 extension the add-on places) writes those records with Scrapy's own feed exporter, configured by
@@ -35,6 +37,8 @@ page_rejected = object()
 NOT_AN_ARTICLE = "not_an_article"
 #: reason of an article repeating one the crawl stored already (BODYTEXT_DUPLICATES = "drop")
 DUPLICATE = "duplicate"
+#: reason of a page kept in doubt: typed an article, its probability below the threshold
+UNCERTAIN_ARTICLE = "uncertain_article"
 
 
 @dataclass
@@ -42,10 +46,13 @@ class RejectedPage:
     """What a reviewer needs to judge a rejection: the page, why, and the figures behind it."""
 
     url: str
-    reason: str  # "not_an_article", "duplicate", "no_main_text", or why the extractor could not handle the page
+    reason: (
+        str  # "not_an_article", "uncertain_article" (kept), "duplicate", "no_main_text", or why the extractor failed
+    )
     article_probability: float
     threshold: float
     extractor: str
+    page_type: str
     title: str
     detail: str
 

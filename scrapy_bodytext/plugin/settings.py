@@ -27,6 +27,7 @@ from ..config import (
     ExtractConfig,
 )
 from ..duplicates import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, MODES
+from ..extractors.bodytext.page import PAGE_TYPES
 from ..metadata import METADATA_VALUES
 from ..result import VALUE_NAMES
 from ..workers.executors import default_workers
@@ -41,6 +42,7 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
     "metadata": (
         "main_text",
         "article_probability",
+        "page_type",
         "title",
         "published",
         "modified",
@@ -71,6 +73,7 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_EXTRACTOR_OPTIONS": {},
     "BODYTEXT_ARTICLE_THRESHOLD": DEFAULT_THRESHOLD,
     "BODYTEXT_DROP_NON_ARTICLES": True,
+    "BODYTEXT_KEPT_PAGE_TYPES": [],
     "BODYTEXT_ON_FAILURE": "drop",
     "BODYTEXT_FIELDS": "default",
     "BODYTEXT_ZYTE_OVERWRITE": False,
@@ -108,6 +111,7 @@ class BodyTextSettings:
     enabled: bool
     extract: ExtractConfig
     drop_non_articles: bool
+    kept_page_types: frozenset[str]  # page types whose items are stored (BODYTEXT_KEPT_PAGE_TYPES)
     on_failure: str
     field_map: tuple[tuple[str, str], ...]  # (result value name, item field name), in writing order
     zyte: bool  # BODYTEXT_FIELDS has the zyte-article preset: dict items get Zyte's Article fields and shapes
@@ -141,6 +145,11 @@ class BodyTextSettings:
         on duplicates only, and only where the item can hold them (typed items declare them)."""
         return DUPLICATE_FIELDS if self.duplicates == "flag" else ()
 
+    def keeps(self, result: Any) -> bool:
+        """Whether the items of a page with this (judged) result are stored: an article, or a page of
+        a type ``BODYTEXT_KEPT_PAGE_TYPES`` keeps."""
+        return result.is_article or result.page_type in self.kept_page_types
+
     def in_scope(self, item: Any) -> bool:
         """Whether the pipeline judges ``item`` (BODYTEXT_ITEM_CLASSES); other items pass untouched."""
         return not self.item_classes or isinstance(item, self.item_classes)
@@ -159,6 +168,10 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     output_format = reader.get("BODYTEXT_OUTPUT_FORMAT", _choice(OUTPUT_FORMATS))
     links = reader.get("BODYTEXT_OUTPUT_LINKS", _boolean)
     field_map = _field_map(reader)
+    kept_page_types = frozenset(reader.get("BODYTEXT_KEPT_PAGE_TYPES", _list_of(_choice(PAGE_TYPES))))
+    if kept_page_types - {"article"} and settings.get("BODYTEXT_FIELDS", "default") == "default":
+        # items of several page types are stored: each says which it is
+        field_map = tuple(pair for pair in field_map if pair[0] != "page_type") + (("page_type", "page_type"),)
     rejected_feeds = reader.get("BODYTEXT_REJECTED_FEED", _feeds)
     written = {name for name, _ in field_map}
     zyte_fields = reader.get("BODYTEXT_FIELDS", _has_zyte_preset)
@@ -185,6 +198,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         enabled=enabled,
         extract=config,
         drop_non_articles=reader.get("BODYTEXT_DROP_NON_ARTICLES", _boolean),
+        kept_page_types=kept_page_types,
         on_failure=reader.get("BODYTEXT_ON_FAILURE", _choice(ON_FAILURE_CHOICES)),
         field_map=field_map,
         zyte=zyte_fields,

@@ -1,38 +1,42 @@
-"""The page-level article model, fitted on out-of-fold paragraph scores, and its calibration.
+"""The page-type judge, fitted on out-of-fold paragraph scores, and its calibration.
 
-A logistic model over ``page.FEATURES``. Every training page is seen twice, with its URL evidence
-and with none (as on a page whose URL is not known), so that the verdict holds without the URL
-and does not lean on it. Articles weigh more than non-articles as a class: a dropped article is
-lost data, a kept listing page only noise. The raw score is then calibrated into a probability by
-Platt scaling, fitted on out-of-fold scores (and, for the figures, cross-fitted: each fold's
-pages are calibrated by a map fitted on the other folds).
+A multinomial logistic model over ``page.FEATURES`` with one share per page type
+(``page.PAGE_TYPES``; the types the training pages have). Every training page is seen twice, with
+its URL evidence and with none (as on a page whose URL is not known), so that the verdict holds
+without the URL and does not lean on it. Articles weigh more than non-articles as a class (a dropped
+article is lost data, a kept listing page only noise); among the non-articles a type weighs with the
+square root of its page count, so that a type with few pages (forums, documentation) still counts.
+The article share is then calibrated into a probability by Platt scaling, fitted on out-of-fold
+scores (and, for the figures, cross-fitted: each fold's pages are calibrated by a map fitted on the
+other folds).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..extractors.bodytext import page as page_level
-from ..extractors.bodytext.model import Linear
+from ..extractors.bodytext.model import Softmax
 from ..extractors.bodytext.table import Table
-from ..extractors.probability import Platt
+from ..extractors.probability import Platt, fit_softmax
 from .dataset import PageData
 from .folds import training_indices
-from .paragraph_models import fit_linear
 
 #: raw article scores are clipped to [this, 1 - this] before their log-odds are taken
 CALIBRATION_EPSILON = 1e-6
 URL_COLUMNS = np.array([page_level.FEATURES.index(name) for name in page_level.URL_FEATURES])
+TYPES = page_level.PAGE_TYPES
 
 
 @dataclass(frozen=True)
 class ArticleSettings:
-    article_weight: float = 4.0  # class weight of articles relative to non-articles
+    article_weight: float = 4.0  # class weight of articles relative to all non-articles together
     l2: float = 1.0
-    threshold: float = 0.5
+    threshold: float = 0.5  # the decision rule: article probability from which a page is an article
 
 
 def article_matrix(rows: Sequence[Mapping[str, float]]) -> np.ndarray:
@@ -46,38 +50,67 @@ def without_url(x: np.ndarray) -> np.ndarray:
     return stripped
 
 
-def fit_article(x: np.ndarray, y: np.ndarray, settings: ArticleSettings) -> Linear:
+def type_weights(types: Sequence[str], article_weight: float) -> np.ndarray:
+    """Per-page weights: articles together ``article_weight`` times the non-articles together; each
+    non-article type's total in proportion to the square root of its page count; mean 1."""
+    counts = Counter(types)
+    others = {kind: count for kind, count in counts.items() if kind != "article"}
+    roots = sum(count**0.5 for count in others.values()) or 1.0
+    weights = np.array(
+        [
+            article_weight / counts["article"] if kind == "article" else others[kind] ** 0.5 / roots / others[kind]
+            for kind in types
+        ]
+    )
+    return weights * len(weights) / weights.sum()
+
+
+def fit_article(x: np.ndarray, types: Sequence[str], settings: ArticleSettings) -> Softmax:
+    """The judge fitted on the rows ``x`` of pages of page types ``types`` (article first, then the
+    other types the pages have, in the order of ``page.PAGE_TYPES``)."""
+    present = tuple(kind for kind in TYPES if kind in set(types))
     both = np.vstack([x, without_url(x)])
-    labels = np.concatenate([y, y])
-    articles = labels.sum()
-    others = len(labels) - articles
-    weights = np.where(labels > 0, settings.article_weight / max(articles, 1), 1.0 / max(others, 1))
-    weights *= len(weights) / weights.sum()
-    return fit_linear(both, labels, weights, settings.l2, page_level.FEATURES)
+    labels = [*types, *types]
+    y = np.array([present.index(kind) for kind in labels])
+    beta = fit_softmax(
+        np.c_[np.ones(len(both)), both], y, len(present), type_weights(labels, settings.article_weight), settings.l2
+    )
+    return Softmax(beta[0], beta[1:], page_level.FEATURES, present)
+
+
+def shares_by_type(model: Softmax, x: np.ndarray) -> np.ndarray:
+    """The model's shares (rows, ``page.PAGE_TYPES``): 0 for the types it was not fitted on."""
+    found = model.predict(x)
+    shares = np.zeros((len(x), len(TYPES)))
+    for t, kind in enumerate(model.types):
+        shares[:, TYPES.index(kind)] = found[:, t]
+    return shares
 
 
 def fit_calibration(scores: np.ndarray, labels: np.ndarray) -> Platt:
-    """The Platt map of raw article scores to probabilities (not class-balanced: the class weight
-    is the article model's)."""
+    """The Platt map of raw article shares to probabilities (not class-balanced: the class weight
+    is the judge's)."""
     return Platt.fit(scores, labels, balanced=False, epsilon=CALIBRATION_EPSILON)
 
 
 def out_of_fold_scores(
-    pages: Sequence[PageData], folds: Sequence[str], rows: dict[int, np.ndarray], settings: ArticleSettings
-) -> tuple[dict[int, float], dict[int, float]]:
-    """Raw out-of-fold article scores per page, with the URL evidence and without it."""
+    pages: Sequence[PageData],
+    folds: Sequence[str],
+    rows: dict[int, dict[str, float]],
+    types: Sequence[str],
+    settings: ArticleSettings,
+) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """Out-of-fold type shares per page (over ``page.PAGE_TYPES``), with the URL evidence and without it."""
     with_url, no_url = {}, {}
     for fold in sorted(set(folds)):
         train = [k for k in training_indices(pages, folds, fold) if k in rows]
         test = [k for k, name in enumerate(folds) if name == fold and k in rows]
         if not test:
             continue
-        model = fit_article(
-            article_matrix([rows[k] for k in train]), np.array([pages[k].is_article for k in train], float), settings
-        )
+        model = fit_article(article_matrix([rows[k] for k in train]), [types[k] for k in train], settings)
         x = article_matrix([rows[k] for k in test])
-        for k, a, b in zip(test, model.predict(x), model.predict(without_url(x))):
-            with_url[k], no_url[k] = float(a), float(b)
+        for k, a, b in zip(test, shares_by_type(model, x), shares_by_type(model, without_url(x))):
+            with_url[k], no_url[k] = a, b
     return with_url, no_url
 
 

@@ -19,7 +19,6 @@ import datetime
 import json
 import math
 import pickle
-import re
 import statistics
 import sys
 import time
@@ -41,8 +40,10 @@ from ..evaluation.metrics import (
 )
 from ..extractors.bodytext import Guard, select
 from ..extractors.bodytext import page as page_level
-from ..extractors.bodytext.model import MODEL_FILE, Model, write_model
+from ..extractors.bodytext.comments import without_comments
+from ..extractors.bodytext.model import MODEL_FILE, Model, page_type, write_model
 from .article_model import (
+    TYPES,
     ArticleSettings,
     article_matrix,
     cross_calibrated,
@@ -53,6 +54,7 @@ from .article_model import (
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
 from .fingerprint import feature_fingerprint
 from .folds import MODES, SMALL_SOURCE, assign_folds
+from .page_types import page_types
 from .paragraph_models import (
     ParagraphSettings,
     ParagraphTable,
@@ -81,27 +83,19 @@ GUARDS = (
 )
 #: an article whose main text holds less than this share of the gold's shingles lost its text
 RECALL_FAILURE = 0.5
-#: class weights of articles tried for the article model (articles dropped must stay under 1 %)
-ARTICLE_WEIGHTS = (4.0, 8.0, 16.0)
+#: class weights of articles tried for the page-type judge
+ARTICLE_WEIGHTS = (2.0, 4.0, 8.0)
+#: decision rules tried: the article probability from which a page is typed an article (the highest
+#: that loses at most ``MAX_ARTICLES_DROPPED`` of the articles, with and without URLs, is taken)
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(10, 0, -1)) + (0.04, 0.03, 0.02, 0.01)
 MAX_ARTICLES_DROPPED = 0.01
 #: settings whose mean shingle F1 lies within this of the best tie; the one with more recall is kept
 TIE = 0.002
 
 
-_PAGE_TYPE_RE = re.compile(r"page_type=(\w+)")
-
-
-def page_groups(pages: Sequence[PageData], corpus: str | Path) -> list[str]:
-    """A group per page for the judgement table: its source, and the page type where the corpus
-    note states one (``wcxb-dev: forum``)."""
-    types = {}
-    with open(Path(corpus) / "index.jsonl", encoding="utf-8") as index:
-        for line in index:
-            entry = json.loads(line)
-            found = _PAGE_TYPE_RE.search(entry.get("note") or "")
-            if found:
-                types[entry["id"]] = found.group(1)
-    return [f"{data.source}: {types[data.id]}" if data.id in types else data.source for data in pages]
+def page_groups(pages: Sequence[PageData], types: Sequence[str]) -> list[str]:
+    """A group per page for the judgement table: its source, and for a non-article its page type."""
+    return [data.source if kind == "article" else f"{data.source}: {kind}" for data, kind in zip(pages, types)]
 
 
 def fold_names(pages: Sequence[PageData], mode: str) -> list[str]:
@@ -262,6 +256,7 @@ class Scheme:
     rows: dict[int, dict[str, float]]
     article_settings: ArticleSettings
     article: dict
+    types: list[str]
 
 
 def run_scheme(
@@ -272,6 +267,7 @@ def run_scheme(
     cache: str | None,
     processes: int,
     log,
+    types: list[str],
     fixed: Scheme | None = None,
 ) -> Scheme:
     """OOF figures under fold ``mode``; the cut and article class weight are chosen here on OOF
@@ -294,11 +290,18 @@ def run_scheme(
     chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
     texts = {k: text for k, (text, _) in chosen.items()}
     rows = {
-        k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k]) for k, (_, keep) in chosen.items()
+        k: page_level.article_row(
+            pages[k].paras, pages[k].evidence, without_comments(pages[k].paras, keep), second[k]
+        )
+        for k, (_, keep) in chosen.items()
     }
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
-    article_settings, article = choose_article_weight(pages, folds, rows, texts, weights)
-    log(f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}")
+    thresholds = THRESHOLDS if fixed is None else (fixed.article_settings.threshold,)
+    article_settings, article = choose_article_weight(pages, folds, rows, texts, types, weights, thresholds)
+    log(
+        f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}, "
+        f"decision rule {article_settings.threshold}"
+    )
     return Scheme(
         mode,
         folds,
@@ -313,6 +316,7 @@ def run_scheme(
         rows,
         article_settings,
         article,
+        types,
     )
 
 
@@ -345,13 +349,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     log = lambda message: print(f"[{time.perf_counter() - started:5.0f} s] {message}", file=sys.stderr)  # noqa: E731
     pages = load_dataset(args.corpus, args.cache)
     log(f"{len(pages)} pages")
+    types = page_types([data.id for data in pages], args.corpus)
+    log("page types: " + ", ".join(f"{kind} {types.count(kind)}" for kind in TYPES))
     settings = ParagraphSettings()
     table = ParagraphTable.of(pages, settings)
-    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log)
+    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log, types)
     schemes = [main_scheme]
     if not args.no_strict:
         second = "mixed" if args.folds == "source" else "source"
-        schemes.append(run_scheme(pages, table, second, settings, args.cache, args.processes, log, fixed=main_scheme))
+        schemes.append(
+            run_scheme(pages, table, second, settings, args.cache, args.processes, log, types, fixed=main_scheme)
+        )
         schemes.sort(key=lambda scheme: MODES.index(scheme.mode))  # leave-one-source-out first
 
     peers = {} if args.no_peers else peer_texts(pages, args.corpus, args.peer_cache, log)
@@ -383,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     for source, fig in scheme.text.items()
                 },
                 "judgement": scheme.article["judgement"],
+                "page_types": scheme.article["page_types"],
                 "reliability": scheme.article["reliability"],
             }
             for scheme in schemes
@@ -401,9 +410,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, figs in peer_figures.items()
         },
     }
-    print_report(pages, schemes, peer_figures, page_groups(pages, args.corpus))
+    print_report(pages, schemes, peer_figures, page_groups(pages, types))
     if args.ablate:
-        print_ablation(pages, schemes[0])
+        print_ablation(pages, main_scheme)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     if args.write:
@@ -434,20 +443,33 @@ def paragraph_scores(pages, folds, table, settings, cache: str | None, processes
     return values
 
 
-def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) -> tuple[ArticleSettings, dict]:
-    """The article class weight with the most non-articles dropped while at most
-    ``MAX_ARTICLES_DROPPED`` of the articles are, with and without URLs (OOF, cross-calibrated)."""
+def choose_article_weight(
+    pages, folds, rows, texts, types, weights=ARTICLE_WEIGHTS, thresholds=THRESHOLDS
+) -> tuple[ArticleSettings, dict]:
+    """The judge's article class weight and decision rule (OOF, cross-calibrated): per weight, the
+    highest rule at which at most ``MAX_ARTICLES_DROPPED`` of the articles are dropped with and
+    without URLs; then the weight with the most non-articles dropped at its rule."""
     tried = {}
+    article = TYPES.index("article")
     for weight in weights:
         settings = ArticleSettings(article_weight=weight)
-        with_url, no_url = out_of_fold_scores(pages, folds, rows, settings)
-        reference = [*with_url.items(), *no_url.items()]
-        calibrated = {
-            name: cross_calibrated(pages, folds, scores, reference)
-            for name, scores in (("with URL", with_url), ("without URL", no_url))
+        shares = dict(zip(("with URL", "without URL"), out_of_fold_scores(pages, folds, rows, types, settings)))
+        raw = {name: {k: float(v[article]) for k, v in found.items()} for name, found in shares.items()}
+        reference = [*raw["with URL"].items(), *raw["without URL"].items()]
+        calibrated = {name: cross_calibrated(pages, folds, scores, reference) for name, scores in raw.items()}
+        for threshold in thresholds:
+            figures = {name: judgement(pages, values, texts, threshold) for name, values in calibrated.items()}
+            if max(f["articles_dropped_share"] for f in figures.values()) <= MAX_ARTICLES_DROPPED:
+                break
+        settings = ArticleSettings(article_weight=weight, threshold=threshold)
+        predicted = {
+            name: {
+                k: page_type(TYPES, shares[name][k], calibrated[name][k], threshold) if texts.get(k) else "other"
+                for k in calibrated[name]
+            }
+            for name in shares
         }
-        figures = {name: judgement(pages, values, texts, settings.threshold) for name, values in calibrated.items()}
-        tried[weight] = (settings, figures, calibrated, with_url, no_url)
+        tried[weight] = (settings, figures, calibrated, raw, predicted)
 
     def quality(weight):
         figures = tried[weight][1]
@@ -459,17 +481,37 @@ def choose_article_weight(pages, folds, rows, texts, weights=ARTICLE_WEIGHTS) ->
         )
 
     weight = max(tried, key=quality)
-    settings, figures, calibrated, with_url, no_url = tried[weight]
+    settings, figures, calibrated, raw, predicted = tried[weight]
     values = calibrated["with URL"]
     keys = sorted(values)
     table = reliability_table([values[k] for k in keys], [pages[k].is_article for k in keys])
     return settings, {
         "judgement": figures,
         "reliability": [asdict(b) for b in table],
-        "raw": {"with URL": with_url, "without URL": no_url},
+        "raw": raw,
         "calibrated": calibrated,
+        "predicted": predicted,
+        "page_types": type_figures(types, predicted),
         "tried": {w: tried[w][1] for w in tried},
+        "rules": {w: tried[w][0].threshold for w in tried},
     }
+
+
+def type_figures(types: Sequence[str], predicted: dict[str, dict[int, str]]) -> dict:
+    """Per true page type: pages, and the share typed right, with URLs and without; and the
+    confusion matrix (true type -> predicted type -> pages), with URLs."""
+    figures = {}
+    for kind in TYPES:
+        members = [k for k, found in enumerate(types) if found == kind]
+        if members:
+            figures[kind] = {"pages": len(members)} | {
+                name: sum(1 for k in members if found.get(k, "other") == kind) / len(members)
+                for name, found in predicted.items()
+            }
+    confusion = {kind: {other: 0 for other in TYPES} for kind in TYPES if kind in figures}
+    for k, kind in enumerate(types):
+        confusion[kind][predicted["with URL"].get(k, "other")] += 1
+    return {"accuracy": figures, "confusion": confusion}
 
 
 def fit_all(pages, table, scheme: Scheme, report) -> Model:
@@ -480,7 +522,7 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
     second_model = fit_second(second_x, table.label, table.weight, settings)
     keys = sorted(rows)
     article_model = fit_article(
-        article_matrix([rows[k] for k in keys]), np.array([pages[k].is_article for k in keys], float), article_settings
+        article_matrix([rows[k] for k in keys]), [scheme.types[k] for k in keys], article_settings
     )
     raw = scheme.article["raw"]
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
@@ -508,7 +550,15 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
     about["peers_out_of_fold"] = report["peers"]
     about["guard_grid"] = report["guard_grid"]
     return Model(
-        first_model, second_model, article_model, calibration, settings.cut, settings.relative_cut, about, scheme.guard
+        first_model,
+        second_model,
+        article_model,
+        calibration,
+        settings.cut,
+        settings.relative_cut,
+        about,
+        scheme.guard,
+        article_settings.threshold,
     )
 
 
@@ -517,8 +567,9 @@ def print_ablation(pages, scheme: Scheme) -> None:
     so its weight cannot matter): a feature earns its place when leaving it out makes it worse."""
     print()
     print(
-        f"## Article features left out one at a time, {scheme.mode} folds "
-        "(articles dropped, non-articles dropped with URL; without URL; ROC AUC with URL)"
+        f"## Article features left out one at a time, {scheme.mode} folds, decision rule "
+        f"{scheme.article_settings.threshold} (articles dropped, non-articles dropped with URL; without URL; "
+        "ROC AUC with URL)"
     )
     print()
     print("| left out | with URL | without URL | ROC AUC |")
@@ -526,7 +577,13 @@ def print_ablation(pages, scheme: Scheme) -> None:
     for name in ("(none)", *page_level.FEATURES):
         rows = {k: row | {name: 0.0} if name in row else row for k, row in scheme.rows.items()}
         _, figures = choose_article_weight(
-            pages, scheme.folds, rows, scheme.texts, (scheme.article_settings.article_weight,)
+            pages,
+            scheme.folds,
+            rows,
+            scheme.texts,
+            scheme.types,
+            (scheme.article_settings.article_weight,),
+            (scheme.article_settings.threshold,),
         )
         cells = [
             f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
@@ -593,8 +650,9 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
             )
         print()
         print(
-            f"## Article judgement, {scheme.mode} folds, at probability {scheme.article_settings.threshold} "
-            "(cross-calibrated)"
+            f"## Article judgement, {scheme.mode} folds, decision rule: article probability ≥ "
+            f"{scheme.article_settings.threshold} (cross-calibrated; chosen for at most {MAX_ARTICLES_DROPPED:.0%} "
+            "of the articles dropped)"
         )
         print()
         print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
@@ -630,13 +688,15 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
                 else:
                     cells += [str(len(ks))] + ([f"{d} ({d / len(ks):.0%})" for d in dropped] if ks else ["–", "–"])
             print(f"| {group} | " + " | ".join(cells) + " |")
+        print_page_types(scheme)
         tried = scheme.article["tried"]
         if len(tried) > 1:
             print()
             print(
-                "Article class weights tried (articles dropped / non-articles dropped, with URL; without URL): "
+                "Article class weights tried (decision rule: articles dropped / non-articles dropped, with URL; "
+                "without URL): "
                 + "; ".join(
-                    f"{w}: {f['with URL']['articles_dropped_share']:.1%} / "
+                    f"{w}: rule {scheme.article['rules'][w]}: {f['with URL']['articles_dropped_share']:.1%} / "
                     f"{f['with URL']['non_articles_dropped_share']:.1%}, "
                     f"{f['without URL']['articles_dropped_share']:.1%} / "
                     f"{f['without URL']['non_articles_dropped_share']:.1%}"
@@ -655,3 +715,22 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
                     f"| {b['low']:.1f}–{b['high']:.1f} | {b['pages']} | {b['mean_probability']:.3f} | "
                     f"{b['article_share']:.3f} | {gap:+.3f} |"
                 )
+
+
+def print_page_types(scheme: Scheme) -> None:
+    """Page-type accuracy per type (with and without URLs) and the confusion matrix (with URLs)."""
+    figures = scheme.article["page_types"]
+    print()
+    print(f"Page types, {scheme.mode} folds: pages of each type typed right (with URL / without URL)")
+    print()
+    print("| page type | pages | typed right with URL | without URL |")
+    print("|---|---|---|---|")
+    for kind, fig in figures["accuracy"].items():
+        print(f"| {kind} | {fig['pages']} | {fig['with URL']:.1%} | {fig['without URL']:.1%} |")
+    print()
+    print(f"Confusion between page types, {scheme.mode} folds, with URLs (rows: true type; columns: judged type)")
+    print()
+    print("| true \\ judged | " + " | ".join(TYPES) + " |")
+    print("|---|" + "---|" * len(TYPES))
+    for kind, row in figures["confusion"].items():
+        print(f"| {kind} | " + " | ".join(str(row[other]) for other in TYPES) + " |")

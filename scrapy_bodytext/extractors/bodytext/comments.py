@@ -6,6 +6,10 @@ header ("20 Responses to …", "Kommentare") as part of a repeated record (one e
 furniture (reply buttons, counters, the header itself), prompts, forms ("Leave a reply", the name
 and e-mail boxes) and link lists are left out, and a thread with fewer than two paragraphs of prose (a
 comment form and its notice, an empty "0 comments" box) gives nothing.
+
+A selection that reached into the thread gives it back to the judge (``without_comments``): a page is
+judged on its article, however long the thread below it. The main text keeps what the selection
+chose: a thread told wrongly would take an article's own paragraphs with it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,32 @@ MAX_LINK_SHARE = 0.5
 PROSE_CHARS = 20
 #: a thread has at least this many paragraphs of prose (one alone is a form's notice)
 PROSE_PARAGRAPHS = 2
+
+
+def without_comments(paras: Paragraphs, selected: Sequence[int]) -> list[int]:
+    """``selected`` without the paragraphs of a comment thread it reached into (the same test as
+    ``comment_paragraphs``: after the first selected paragraph, in a comment container or a repeated
+    record after a comment-thread header, and a thread of at least two paragraphs of prose)."""
+    if len(selected) < 2 or not paras.candidates:
+        return list(selected)
+    first = min(selected)
+    position = {i: k for k, i in enumerate(paras.candidates)}
+    column = paras.rows.column
+    in_comments, after_header, repeats, sentences = (
+        column(name) for name in ("in_comments", "after_comments_header", "log_record_repeats", "log_sentences")
+    )
+    thread = set()
+    prose = 0
+    for i in selected:
+        k = position.get(i)
+        if i <= first or k is None:
+            continue
+        if in_comments[k] or (after_header[k] and repeats[k]):
+            thread.add(i)
+            prose += paras.chars[i] >= PROSE_CHARS and sentences[k] > 0
+    if prose < PROSE_PARAGRAPHS:
+        return list(selected)
+    return [i for i in selected if i not in thread]
 
 
 def comment_paragraphs(paras: Paragraphs, selected: Sequence[int]) -> list[int]:

@@ -9,8 +9,11 @@ name:
   threshold]`` questions and ``2**depth`` leaf values) over ``units.FEATURES`` + ``context.FEATURES``;
   the paragraph probability is the mean of the two;
 * ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio, anchor_ratio);
-* ``article``: logistic weights over ``page.FEATURES``, and ``calibration``: the Platt scaling of
-  that score into the article probability;
+* ``article``: the page-type judge, multinomial logistic weights over ``page.FEATURES`` per page
+  type (``page.PAGE_TYPES``; the types it was fitted on), ``calibration``: the Platt scaling of its
+  article share into the article probability, and ``decision``: the article probability from which
+  a page is typed an article (chosen out of fold so that at most 1 % of the articles are lost;
+  pages typed so below 0.5 go to the review feed);
 * ``about``: when and on what it was fitted, its settings, its out-of-fold figures, and the
   fingerprints of the corpus, of the source and of the features' values (``feature_fingerprint``,
   checked by the tests against the code: ``scrapy_bodytext.training.fingerprint``).
@@ -23,7 +26,7 @@ order of names and reads its columns from a feature ``Table`` by name.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -31,7 +34,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from ..probability import Platt, sigmoid
+from ..probability import Platt, sigmoid, softmax
 from . import context, page, units
 from .table import ModelError, Table, differences
 
@@ -66,6 +69,51 @@ class Linear:
     def from_json(cls, data: dict[str, Any]) -> Self:
         weights = data["weights"]
         return cls(float(data["intercept"]), np.array([float(w) for w in weights.values()], float), tuple(weights))
+
+
+@dataclass(frozen=True)
+class Softmax:
+    """Multinomial logistic model: one score ``intercepts[t] + x · weights[:, t]`` per type ``t`` of
+    ``types``, the probabilities their softmax (one weight per feature of ``names`` and type)."""
+
+    intercepts: np.ndarray  # (types,)
+    weights: np.ndarray  # (features, types)
+    names: tuple[str, ...]
+    types: tuple[str, ...]
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """Type probabilities (rows, types) of the rows of ``x`` (columns in the order of ``names``)."""
+        return softmax(self.intercepts + x @ self.weights)
+
+    def probabilities(self, rows: Table) -> np.ndarray:
+        return self.predict(rows.select(self.names))
+
+    def share(self, x: np.ndarray, kind: str = "article") -> np.ndarray:
+        """The probability of type ``kind`` of each row (0 for a type the model was not fitted on)."""
+        if kind not in self.types:
+            return np.zeros(len(x))
+        return self.predict(x)[:, self.types.index(kind)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "types": {
+                kind: {
+                    "intercept": float(self.intercepts[t]),
+                    "weights": {name: float(w) for name, w in zip(self.names, self.weights[:, t].tolist())},
+                }
+                for t, kind in enumerate(self.types)
+            }
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        types = tuple(data["types"])
+        names = tuple(data["types"][types[0]]["weights"]) if types else ()
+        if any(tuple(data["types"][kind]["weights"]) != names for kind in types):
+            raise ModelError("article: the page types weigh different features")
+        weights = np.array([[float(data["types"][kind]["weights"][name]) for kind in types] for name in names], float)
+        intercepts = np.array([float(data["types"][kind]["intercept"]) for kind in types], float)
+        return cls(intercepts, weights.reshape(len(names), len(types)), names, types)
 
 
 @dataclass(frozen=True)
@@ -157,12 +205,13 @@ def _check(names: tuple[str, ...], expected: tuple[str, ...], part: str) -> None
 class Model:
     first: Linear
     second: SecondPass
-    article: Linear
+    article: Softmax
     calibration: Platt
     cut: float
     relative_cut: float
     about: dict[str, Any]
     guard: Any = None  # the selection's recall guard (``bodytext.Guard``), None: off
+    article_threshold: float = 0.5  # the article probability from which a page is typed an article
 
     def first_pass(self, rows: Table) -> np.ndarray:
         return self.first.probabilities(rows)
@@ -171,10 +220,20 @@ class Model:
         return self.second.probabilities(rows)
 
     def article_probability(self, row: Mapping[str, float]) -> float:
-        """The calibrated article probability of a page's ``page.FEATURES`` (name -> value)."""
+        """The calibrated article probability (the judge's article share) of a page's
+        ``page.FEATURES`` (name -> value)."""
+        return self.judge(row)[1]
+
+    def judge(self, row: Mapping[str, float], factor: float = 1.0) -> tuple[str, float]:
+        """The page type and the calibrated article probability of a page's ``page.FEATURES`` (the
+        probability multiplied by ``factor`` first): ``article`` from ``article_threshold`` up, else
+        the likeliest of the other types."""
         table = Table.of_rows([row], ARTICLE_FEATURES, "article features")
-        score = float(self.article.probabilities(table)[0])
-        return min(1.0, max(0.0, self.calibration(score)))
+        shares = self.article.probabilities(table)[0]
+        types = self.article.types
+        score = float(shares[types.index("article")]) if "article" in types else 0.0
+        probability = min(1.0, max(0.0, self.calibration(score))) * factor
+        return page_type(types, shares, probability, self.article_threshold), probability
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -185,6 +244,7 @@ class Model:
             "second_pass": self.second.to_json(),
             "article": self.article.to_json(),
             "calibration": self.calibration.to_json(),
+            "decision": {"article_threshold": self.article_threshold},
         }
 
     @classmethod
@@ -194,19 +254,32 @@ class Model:
             model = cls(
                 first=Linear.from_json(data["first_pass"]),
                 second=SecondPass.from_json(data["second_pass"]),
-                article=Linear.from_json(data["article"]),
+                article=Softmax.from_json(data["article"]),
                 calibration=Platt.from_json(data["calibration"]),
                 cut=float(data["selection"]["cut"]),
                 relative_cut=float(data["selection"]["relative_cut"]),
                 about=dict(data.get("about", {})),
                 guard=_guard(data["selection"].get("guard")),
+                article_threshold=float(data["decision"]["article_threshold"]),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ModelError(f"model file lacks {exc}") from None
         _check(model.first.names, FIRST_FEATURES, "first_pass")
         _check(model.second.linear.names, SECOND_FEATURES, "second_pass.linear")
         _check(model.article.names, ARTICLE_FEATURES, "article")
+        unknown = set(model.article.types) - set(page.PAGE_TYPES)
+        if unknown or "article" not in model.article.types:
+            raise ModelError(f"article: page types {sorted(unknown)} unknown, or no article type")
         return model
+
+
+def page_type(types: Sequence[str], shares: Sequence[float], probability: float, threshold: float) -> str:
+    """``article`` when the article probability reaches ``threshold``, else the type of ``types``
+    other than ``article`` with the largest share (``other`` when there is none)."""
+    if probability >= threshold:
+        return "article"
+    others = [(share, kind) for kind, share in zip(types, shares) if kind != "article"]
+    return max(others)[1] if others else "other"
 
 
 #: a ``Model`` from the JSON object of a model file (``ModelError`` when it does not fit the code)

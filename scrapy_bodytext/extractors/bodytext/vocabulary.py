@@ -121,3 +121,13 @@ SHOP_RE = re.compile(
 PRICE_RE = re.compile(
     r"(?:[$€£¥₹₩]|\b(?:usd|eur|gbp|chf|rs\.?|r\$))\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|£|\b(?:eur|usd|kr|zł|руб|chf)\b|₽|円|元)",
 )
+#: booking, quote and trial prompts of service and landing pages, in lower-cased text: what a business
+#: asks a visitor to do (an article asks to share, follow or subscribe: ``PROMPTS``)
+BOOKING_RE = re.compile(
+    r"book (?:now|online|today|an appointment|a (?:call|demo|consultation|visit|tour|session))|"
+    r"(?:get|request) (?:a |your )?(?:free )?(?:quote|estimate|demo|consultation|callback|proposal)|"
+    r"free (?:quote|estimate|consultation|trial)|schedule (?:a |an |your )?(?:call|demo|consultation|appointment)|"
+    r"call (?:us )?(?:now|today)|contact us today|start (?:your |a )?free trial|request (?:a )?call ?back|"
+    r"termin (?:vereinbaren|buchen)|angebot anfordern|jetzt (?:anfragen|buchen)|kostenlos testen|"
+    r"demander un devis|devis gratuit|prendre rendez-vous|solicitar presupuesto|pedir cita|richiedi (?:un )?preventivo",
+)
