@@ -33,13 +33,27 @@ _NOT_MEMBERS = frozenset(("html", "body", "head"))
 _DIGITS_RE = re.compile(r"\d+")
 
 
+#: class string -> its leading word without digits, shared across pages (sites repeat their
+#: templates), bounded
+_WORDS: dict[str, str] = {}
+_MAX_WORDS = 50_000
+
+
 def shapes(doc: Document) -> np.ndarray:
     """Per element: an id of its shape, its tag and the first word of its class (digits left out)."""
+    words = _WORDS
+    if len(words) > _MAX_WORDS:  # bounded: a long crawl meets endless class strings
+        words.clear()
     ids: dict[tuple[str, str], int] = {}
     found = []
     for tag, el in zip(doc.tags, doc.elements):
         names = el.get("class")
-        word = _DIGITS_RE.sub("", names.split(None, 1)[0]) if names and names.strip() else ""
+        if names:
+            word = words.get(names)
+            if word is None:
+                word = words[names] = _DIGITS_RE.sub("", names.split(None, 1)[0]) if names.strip() else ""
+        else:
+            word = ""
         found.append(ids.setdefault((tag, word), len(ids)))
     return np.array(found, np.int64)
 
