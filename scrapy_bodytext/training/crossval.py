@@ -290,9 +290,7 @@ def run_scheme(
     chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
     texts = {k: text for k, (text, _) in chosen.items()}
     rows = {
-        k: page_level.article_row(
-            pages[k].paras, pages[k].evidence, without_comments(pages[k].paras, keep), second[k]
-        )
+        k: page_level.article_row(pages[k].paras, pages[k].evidence, without_comments(pages[k].paras, keep), second[k])
         for k, (_, keep) in chosen.items()
     }
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
