@@ -85,6 +85,16 @@ def main(spec_path: str) -> None:
     Path(spec["stats"]).write_text(json.dumps(crawler.stats.get_stats(), default=str))
 
 
+def without_copy_fields(item) -> set[str]:
+    """The item's fields, less the two a repeated story gets (a test site may serve one story twice:
+    docs/duplicates.md); a copy gets both or neither."""
+    fields = set(item)
+    copy_fields = {"duplicate_of", "duplicate_similarity"}
+    assert not fields & copy_fields or copy_fields <= fields
+    assert "duplicate_of" not in item or item["duplicate_of"] != item["url"]
+    return fields - copy_fields
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE))
     main(sys.argv[1])
