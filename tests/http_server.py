@@ -13,18 +13,24 @@ SITE = Path(__file__).parent / "site"
 
 #: a served page: its bytes and its Content-Type header (None: no header at all)
 Page = tuple[bytes, str | None]
+#: called as ``resolve(target)`` (the requested path and query): the page to serve, or None for a 404
+Resolver = Callable[[str], Page | None]
 #: called as ``on_request(target, headers)`` (target: the requested path and query) in the request's
 #: thread before the answer (may block to delay it)
 RequestHook = Callable[[str, Message], None]
 
 
 class SiteServer:
-    """Serves ``pages`` (path -> (body, content type)); unknown paths get a 404 page. ``on_request``
-    sees each request first (to record it, delay it, or act on the crawl at a given page)."""
+    """Serves ``pages`` (path -> (body, content type)), or what ``resolve`` finds for a request;
+    unknown paths get a 404 page. ``on_request`` sees each request first (to record it, delay it, or
+    act on the crawl at a given page)."""
 
-    def __init__(self, pages: Mapping[str, Page], on_request: RequestHook | None = None):
+    def __init__(
+        self, pages: Mapping[str, Page], on_request: RequestHook | None = None, resolve: Resolver | None = None
+    ):
         self.pages = dict(pages)
         pages_ref = self.pages
+        find = resolve or (lambda target: pages_ref.get(urlsplit(target).path))
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -32,7 +38,7 @@ class SiteServer:
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
                 if on_request is not None:
                     on_request(self.path, self.headers)
-                found = pages_ref.get(urlsplit(self.path).path)
+                found = find(self.path)
                 body, content_type = (
                     found if found is not None else (b"<html><body>Not found</body></html>", "text/html")
                 )
