@@ -168,14 +168,36 @@ def shuffled_rows(rows: list[dict], seed: int, site: str) -> list[dict]:
 # --- serving a site -----------------------------------------------------------------------------
 
 
-def origin_pattern(rows: list[dict]) -> re.Pattern[bytes]:
-    """The site's origins (every host of its records, with and without ``www.``; ``http:``, ``https:``
-    or protocol-relative) at the start of an attribute value."""
-    hosts = set()
-    for row in rows:
-        host = urlsplit(row["url"]).netloc.lower().removeprefix("www.")
-        hosts |= {host, "www." + host}
-    alternatives = b"|".join(re.escape(host.encode()) for host in sorted(hosts, key=len, reverse=True))
+#: a host other than the records' is another name of the site when the links to it on the site's start
+#: pages name at least this many of the site's pages (an old domain or a mirror the build links to)
+ALIAS_PAGES = 3
+ABSOLUTE_LINK = re.compile(rb"""href\s*=\s*["']?\s*((?:https?:)?//[^\s"'<>]+)""", re.IGNORECASE)
+
+
+def page_bytes(corpus: Path, row: dict) -> bytes:
+    data = (corpus / row["file"]).read_bytes()
+    return gzip.decompress(data) if row["file"].endswith(".gz") else data
+
+
+def site_hosts(corpus: Path, rows: list[dict], paths: SitePaths) -> set[str]:
+    """The hosts of the site, lowercased without ``www.``: those of its records' URLs, and any other
+    host that the links of its start pages use for at least ``ALIAS_PAGES`` of its pages."""
+    hosts = {urlsplit(row["url"]).netloc.lower().removeprefix("www.") for row in rows}
+    named: dict[str, set[str]] = defaultdict(set)
+    for row in start_rows(rows):
+        for link in ABSOLUTE_LINK.findall(page_bytes(corpus, row)):
+            parts = urlsplit(link.decode("latin-1"))
+            page_id = paths.find(url_target(link.decode("latin-1")))
+            if page_id is not None:
+                named[parts.netloc.lower().removeprefix("www.")].add(page_id)
+    return hosts | {host for host, pages in named.items() if len(pages) >= ALIAS_PAGES}
+
+
+def origin_pattern(hosts: Iterable[str]) -> re.Pattern[bytes]:
+    """The site's origins (each host with and without ``www.``; ``http:``, ``https:`` or
+    protocol-relative) at the start of an attribute value."""
+    names = {name for host in hosts for name in (host, "www." + host)}
+    alternatives = b"|".join(re.escape(name.encode()) for name in sorted(names, key=len, reverse=True))
     return re.compile(rb"""(=\s*["']?\s*)(?:https?:)?//(?:""" + alternatives + rb")(?![\w.:-])", re.IGNORECASE)
 
 
@@ -189,7 +211,8 @@ class LocalSite:
         self.corpus = corpus
         self.rows = {row["id"]: row for row in rows}
         self.paths = SitePaths((row["id"], url_target(row["url"])) for row in rows)
-        self.pattern = origin_pattern(rows)
+        self.hosts = site_hosts(corpus, rows, self.paths)
+        self.pattern = origin_pattern(self.hosts)
         self.not_found: Counter[str] = Counter()
         self.server = SiteServer({}, resolve=self.resolve)
         self.base_url = self.server.base_url
@@ -200,8 +223,7 @@ class LocalSite:
             self.not_found[target] += 1
             return None
         row = self.rows[page_id]
-        data = (self.corpus / row["file"]).read_bytes()
-        body = gzip.decompress(data) if row["file"].endswith(".gz") else data
+        body = page_bytes(self.corpus, row)
         content_type = f"text/html; charset={row['charset']}" if row.get("charset") else "text/html"
         return self.pattern.sub(rb"\g<1>" + self.base_url.encode(), body), content_type
 
@@ -479,10 +501,11 @@ def merge_crawls(crawls: list[dict], paths: SitePaths, wall: float, not_found: i
     """One site's outcome in one mode: the verdict of every page, and the crawl's figures."""
     verdicts: dict[str, dict[str, Any]] = {}
     visits: Counter[str] = Counter()
-    late = unknown = 0
+    late: list[str] = []
+    unknown = 0
     for crawl in crawls:
         visits.update(crawl["visits"]["visits"])
-        late += len(crawl["visits"]["late"])
+        late += crawl["visits"]["late"]
         unknown += crawl["visits"]["unknown"]
         for record in crawl["review"]:
             if record["reason"] != KEPT_IN_DOUBT:
@@ -562,7 +585,7 @@ def site_figures(rows: list[dict], outcome: dict[str, Any]) -> dict[str, Any]:
         "visited_once": sum(visits.get(row["id"], 0) == 1 for row in rows),
         "not_visited": sum(not visits.get(row["id"], 0) for row in rows),
         "visited_again": sum(visits.get(row["id"], 0) > 1 for row in rows),
-        "requested_after": outcome["late"],
+        "requested_after": len(outcome["late"]),
         "not_found": outcome["not_found"],
         "elapsed": outcome["elapsed"],
         "wall": outcome["wall"],
@@ -873,6 +896,7 @@ def json_record(
                 for name, outcome in result["outcomes"].items()
             },
             "visits": {name: outcome["visits"] for name, outcome in result["outcomes"].items()},
+            "requested_after": {name: outcome["late"] for name, outcome in result["outcomes"].items()},
         }
     return record
 
