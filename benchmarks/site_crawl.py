@@ -16,12 +16,15 @@ server in a thread of this process) on a port of its own, so every site keeps a 
 ``http://127.0.0.1:PORT/2019/05/post/``. A page links to its public host (absolute, ``http``, ``https``
 or protocol-relative ``//``): at serve time, inside the markup's attribute values (``href="..."``,
 ``content="..."``: the text of the page is left as it is, so that URLs the article prints still match
-its gold text), every origin of the site's records (with and without ``www.``) is rewritten to the
-local origin, and links resolve locally with their paths unchanged (URL shapes are what site memory
-learns). A requested path maps to the record of the same path, else to the record of the same path
-once percent-encoding is decoded, a trailing ``index.html`` and the trailing slash dropped (a site that
-links to ``/blog/post`` reaches the record ``/blog/post/``); any other path answers 404, and the 404s
-are counted. Nothing leaves 127.0.0.1: links to other hosts or ports are never followed.
+its gold text), every origin of the site (with and without ``www.``) is rewritten to the local origin,
+and links resolve locally with their paths unchanged (URL shapes are what site memory learns). The
+site's origins are the hosts of its records' URLs, and any other host that the links of its start pages
+use for at least ``ALIAS_PAGES`` of its pages (a build linking to the host it was deployed on, a copy
+linking to the original's pages). A requested path maps to the record of the same path, else to the
+record of the same path once percent-encoding is decoded, a trailing ``index.html`` and the trailing
+slash dropped (a site that links to ``/blog/post`` reaches the record ``/blog/post/``); any other path
+answers 404, and the 404s are counted. Nothing leaves 127.0.0.1: links to other hosts or ports are
+never followed.
 
 Crawl. One real Scrapy ``CrawlSpider`` per site and mode, in a process of its own (a
 ``CrawlerProcess``), with ``ADDONS = {"scrapy_bodytext.Addon": 0}`` and the plugin's defaults
@@ -59,9 +62,14 @@ non-articles dropped by page type and, for listings, by listing kind; the shingl
 articles' main text against the gold text (``evaluation/metrics.py``; articles with gold text only) and
 the stored articles that lost over half of their text (less than half the gold's shingles, as the
 training harness counts them); the crawl: pages visited once, reached by links, requested after, 404s,
-pages/s (pages / Scrapy's ``elapsed_time_seconds``, spider open to close) and peak RSS (the crawl
-process and its extraction workers summed, sampled every 0.05 s). The date and the machine line come
-first. This is a measurement script, not a test; run it on a quiet machine.
+pages/s (pages / Scrapy's ``elapsed_time_seconds``, spider open to close; for all sites, pages / the
+mode's wall time) and peak RSS (Scrapy's ``memusage/max`` of the crawl process). The date and the
+machine line come first.
+
+Speed: extraction runs in each crawl's own process (``--workers 0``, ``BODYTEXT_WORKERS = 0``) and
+``--parallel`` crawls run at once (default: the usable CPUs), sites side by side; a worker pool per
+crawl would pay its start-up once per site and mode, more than it gains on a few hundred pages. This is
+a measurement script, not a test; run it on a quiet machine.
 """
 
 from __future__ import annotations
