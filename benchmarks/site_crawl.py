@@ -80,7 +80,6 @@ import json
 import random
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -421,26 +420,11 @@ class RedisServer:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("no redis-server on PATH")
-        with socket.socket() as probe:
-            probe.bind((LOCAL_HOST, 0))
-            port = probe.getsockname()[1]
-        command = [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            LOCAL_HOST,
-            "--dir",
-            str(folder),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--daemonize",
-            "no",
-            "--loglevel",
-            "warning",
-        ]
+        sys.path.insert(0, str(REPO / "tests"))
+        from redis_server import free_port, redis_server_command
+
+        port = free_port()
+        command = redis_server_command(binary, port, folder)
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.url = f"redis://{LOCAL_HOST}:{port}/0"
         client = redis.Redis(host=LOCAL_HOST, port=port)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -20,6 +19,7 @@ from conftest import IN_CI
 from crawl_runner import ADDON, Crawl, run_crawl
 from crawl_spiders import SiteSpider
 from http_server import SiteServer, site_pages
+from redis_server import free_port, redis_server_command
 from scrapy.exceptions import ScrapyDeprecationWarning
 from scrapy.http import HtmlResponse
 
@@ -68,12 +68,6 @@ def unavailable(message: str) -> None:
     pytest.skip(message)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory):
     """A redis-server of its own: a free port on 127.0.0.1, a temporary directory, no persistence."""
@@ -85,23 +79,7 @@ def redis_url(tmp_path_factory):
         port = free_port()
         with open(folder / "redis.log", "wb") as log:
             server = subprocess.Popen(
-                [
-                    binary,
-                    "--port",
-                    str(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--dir",
-                    str(folder),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--daemonize",
-                    "no",
-                    "--loglevel",
-                    "warning",
-                ],
+                redis_server_command(binary, port, folder),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
