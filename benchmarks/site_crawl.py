@@ -346,8 +346,8 @@ def memory_available() -> bool:
 def crawl_settings(folder: Path, concurrency: int, workers: str, extra: dict[str, Any]) -> dict[str, Any]:
     settings: dict[str, Any] = {
         "ADDONS": ADDON,
-        "FEEDS": {str(folder / "items.jsonl"): {"format": "jsonlines", "encoding": "utf8"}},
-        "BODYTEXT_REJECTED_FEED": str(folder / "review.jsonl"),
+        "FEEDS": {str(folder / "items.jsonl"): {"format": "jsonlines", "encoding": "utf8", "overwrite": True}},
+        "BODYTEXT_REJECTED_FEED": {str(folder / "review.jsonl"): {"format": "jsonlines", "overwrite": True}},
         "LOG_FILE": str(folder / "crawl.log"),
         "LOG_LEVEL": "INFO",
         "TELNETCONSOLE_ENABLED": False,
