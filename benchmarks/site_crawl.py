@@ -4,7 +4,8 @@ site corpus, with site memory off, on, on with the pages in a shuffled order, an
 processes through a real redis-server.
 
     python benchmarks/site_crawl.py CORPUS_DIR [--sites a,b] [--modes off,on,shuffled,redis] [--seed N]
-                                    [--concurrency N] [--workers N] [--output FILE] [--json FILE]
+                                    [--concurrency N] [--workers N] [--parallel N] [--output FILE]
+                                    [--json FILE] [--keep DIR]
 
 CORPUS_DIR is a site corpus (``index.jsonl`` with ``site``, ``url``, ``is_article``, ``page_type``,
 ``listing_kind``, ``gold_text`` and ``file``: the format of ``shared/corpus/sites``); nothing here knows
