@@ -102,3 +102,28 @@ def test_at_most_ten_modules_at_the_top() -> None:
 def test_every_folder_is_a_layer() -> None:
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert folders <= set(RANK), folders - set(RANK)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, known: frozenset[str]) -> set[str]:
+    """The package's modules ``path`` imports (lazy ones too): ``from X import a`` names ``X.a`` when
+    that is a module, else ``X``."""
+    names = [name for _, name in imports(path)]
+    found = {name for name in names if name in known}
+    # ``X`` itself counts only when none of its imported names is a module
+    for name in names:
+        if name in known and any(other.startswith(name + ".") and other in known for other in names):
+            found.discard(name)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    paths = modules()
+    known = frozenset(module_name(p) for p in paths)
+    graph = {module_name(p): imported_modules(p, known) - {module_name(p)} for p in paths}
+    pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets if a in graph.get(b, ())})
+    assert not pairs, f"modules that import each other (give the idea one owner): {pairs}"
