@@ -16,7 +16,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("page",),  # bytes to the shared Document: sniffing, decoding, parsing, columns, tokens, language
     ("output",),  # text, Markdown and HTML writers
     ("extractors",),  # the methods
-    ("api", "config", "result", "extras"),  # the front door: extract(), its configuration, its result, extras
+    (
+        "api",
+        "config",
+        "result",
+        "extras",
+        "_core",
+    ),  # the front door: extract(), its configuration, its result, extras, which build of the core runs
     ("duplicates",),  # content fingerprints and the crawl-wide index of stored articles
     ("workers", "archives"),  # where extraction runs; web archives read record by record
     ("plugin",),  # the Scrapy components
@@ -30,7 +36,7 @@ RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 #: names of the package itself that any layer may read
 SHARED = frozenset({"__version__"})
 #: the layers that run inside extract(): no Scrapy, no Twisted
-CORE = ("metadata", "page", "output", "extractors", "api", "config", "result")
+CORE = ("metadata", "page", "output", "extractors", "api", "config", "result", "_core")
 #: layers that import no Scrapy either, though they run outside extract()
 ENGINE_FREE = (*CORE, "duplicates")
 
