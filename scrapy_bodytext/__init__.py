@@ -7,6 +7,7 @@ loaded on first access.
 
 import typing as _typing
 
+from . import _core  # first: with BODYTEXT_PURE_PYTHON set, the modules below load from their .py files
 from .api import extract, extract_with_config
 from .config import ExtractConfig
 from .extractors import DEFAULT_EXTRACTOR

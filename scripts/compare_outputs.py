@@ -1,14 +1,16 @@
 #!/usr/bin/env python
 """Fingerprint every method's output on a labelled corpus, and compare two fingerprints.
 
-    python scripts/compare_outputs.py write FILE [DIR] [--extractor NAME ...]
+    python scripts/compare_outputs.py write FILE [DIR] [--extractor NAME ...] [--every N]
     python scripts/compare_outputs.py compare OLD NEW
 
 ``write`` runs each registered method (all of them unless ``--extractor`` is given) over every page
 of the corpus at DIR (default ../shared/corpus/dev next to the checkout) and writes one JSON line per
 page and method: the SHA-256 of the text, the exact probability, the reason and the other result
 values (title, language, encoding, detail). The time budget is lifted so that a busy machine cannot
-change an outcome. ``compare`` lists every page and method whose line differs, with the values that
+change an outcome; it names the build of the core in use (compiled or pure Python: run it once with
+``BODYTEXT_PURE_PYTHON=1`` and once without to compare the two), and ``--every N`` keeps every Nth
+page only. ``compare`` lists every page and method whose line differs, with the values that
 changed, and exits 1 when any did: a change to shared code must leave every method's output as it
 was, or each changed page must be explained.
 """
@@ -22,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from scrapy_bodytext import extractors
+from scrapy_bodytext import _core, extractors
 from scrapy_bodytext.api import extract_with_config
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.evaluation.corpus import iter_corpus
@@ -47,12 +49,14 @@ def fingerprint(result) -> dict:
     }
 
 
-def write(path: Path, folder: Path, names: list[str]) -> int:
+def write(path: Path, folder: Path, names: list[str], every: int = 1) -> int:
     configs = {name: ExtractConfig(extractor=name, time_budget=NO_TIME_LIMIT) for name in names}
-    total = count_pages(folder)
+    total = -(-count_pages(folder) // every)
     started = time.perf_counter()
+    print(f"core: {_core.build()}", file=sys.stderr, flush=True)
+    pages = (page for number, page in enumerate(iter_corpus(folder)) if not number % every)
     with open(path, "w", encoding="utf-8") as out:
-        for done, page in enumerate(iter_corpus(folder), 1):
+        for done, page in enumerate(pages, 1):
             for name, config in configs.items():
                 result = extract_with_config(page.body, config, url=page.url, encoding=page.charset)
                 out.write(json.dumps({"id": page.id, "method": name, **fingerprint(result)}, sort_keys=True) + "\n")
@@ -99,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     writing.add_argument("file", type=Path)
     writing.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS, metavar="DIR")
     writing.add_argument("--extractor", action="append", metavar="NAME", help="method(s) to run (default all)")
+    writing.add_argument("--every", type=int, default=1, metavar="N", help="every Nth page only (default 1: all)")
     comparing = commands.add_parser("compare", help="list the page outputs that differ between two fingerprints")
     comparing.add_argument("old", type=Path)
     comparing.add_argument("new", type=Path)
@@ -113,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
             extractors.load(name)  # an unknown name fails here, before any page is read
         except ValueError as exc:
             parser.error(str(exc))
-    return write(args.file, args.corpus, names)
+    if args.every < 1:
+        parser.error("--every must be 1 or more")
+    return write(args.file, args.corpus, names, args.every)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import pytest
 from sample_pages import link_list_page
 
 import scrapy_bodytext
+from scrapy_bodytext import _core
 from scrapy_bodytext.cli.inputs import DEFAULT_GLOBS, matches
 from scrapy_bodytext.cli.parallel import INPUTS_PER_WORKER, worker_count
 from scrapy_bodytext.workers.executors import usable_cpus
@@ -81,7 +82,7 @@ def test_version():
     for cmd in (command(), [sys.executable, "-m", "scrapy_bodytext"]):
         done = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
-        assert done.stdout == f"scrapy-bodytext {scrapy_bodytext.__version__}\n"
+        assert done.stdout == f"scrapy-bodytext {scrapy_bodytext.__version__} (core: {_core.build()})\n"
 
 
 def test_a_folder_is_searched_recursively_for_html_names(tree):

@@ -16,7 +16,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("page",),  # bytes to the shared Document: sniffing, decoding, parsing, columns, tokens, language
     ("output",),  # text, Markdown and HTML writers
     ("extractors",),  # the methods
-    ("api", "config", "result", "extras"),  # the front door: extract(), its configuration, its result, extras
+    (
+        "api",
+        "config",
+        "result",
+        "extras",
+        "_core",
+    ),  # the front door: extract(), its configuration, its result, extras, which build of the core runs
     ("duplicates",),  # content fingerprints and the crawl-wide index of stored articles
     ("workers", "archives"),  # where extraction runs; web archives read record by record
     ("plugin",),  # the Scrapy components
@@ -30,7 +36,7 @@ RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 #: names of the package itself that any layer may read
 SHARED = frozenset({"__version__"})
 #: the layers that run inside extract(): no Scrapy, no Twisted
-CORE = ("metadata", "page", "output", "extractors", "api", "config", "result")
+CORE = ("metadata", "page", "output", "extractors", "api", "config", "result", "_core")
 #: layers that import no Scrapy either, though they run outside extract()
 ENGINE_FREE = (*CORE, "duplicates")
 
@@ -102,3 +108,28 @@ def test_at_most_ten_modules_at_the_top() -> None:
 def test_every_folder_is_a_layer() -> None:
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert folders <= set(RANK), folders - set(RANK)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, known: frozenset[str]) -> set[str]:
+    """The package's modules ``path`` imports (lazy ones too): ``from X import a`` names ``X.a`` when
+    that is a module, else ``X``."""
+    names = [name for _, name in imports(path)]
+    found = {name for name in names if name in known}
+    # ``X`` itself counts only when none of its imported names is a module
+    for name in names:
+        if name in known and any(other.startswith(name + ".") and other in known for other in names):
+            found.discard(name)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    paths = modules()
+    known = frozenset(module_name(p) for p in paths)
+    graph = {module_name(p): imported_modules(p, known) - {module_name(p)} for p in paths}
+    pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets if a in graph.get(b, ())})
+    assert not pairs, f"modules that import each other (give the idea one owner): {pairs}"

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import __version__, extractors
+from .. import __version__, _core, extractors
 from ..config import DEFAULT_OUTPUT_FORMAT, DEFAULT_THRESHOLD, OUTPUT_FORMATS
 from .inputs import DEFAULT_GLOBS
 from .options import UsageError
@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scrapy-bodytext",
         description="Main body text and article probability of web pages.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} (core: {_core.build()})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 

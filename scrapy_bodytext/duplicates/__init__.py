@@ -19,7 +19,7 @@ _LAZY = {
     "DuplicateIndex": ".index",
     "Match": ".index",
     "MemoryIndex": ".index",
-    "make_index": ".index",
+    "make_index": ".choice",
     "Deduplicator": ".check",
 }
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ..result import ExtractionResult, Reason
+from .choice import make_index
 from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, MODES
-from .index import DuplicateIndex, Match, make_index
+from .index import DuplicateIndex, Match
 from .shingles import fingerprint, plain_text_of
 
 

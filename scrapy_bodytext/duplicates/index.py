@@ -105,18 +105,3 @@ class MemoryIndex:
             if self._exact.get(exact) == old:
                 del self._exact[exact]
             self.evicted += 1
-
-
-def make_index(
-    similarity: float = DEFAULT_SIMILARITY,
-    *,
-    redis_url: str | None = None,
-    prefix: str = "bodytext:duplicates",
-    capacity: int = DEFAULT_CAPACITY,
-) -> DuplicateIndex:
-    """The in-memory index, or the Redis one when ``redis_url`` is given (needs the ``redis`` extra)."""
-    if redis_url:
-        from .redis_index import RedisIndex
-
-        return RedisIndex(redis_url, prefix=prefix, similarity=similarity)
-    return MemoryIndex(similarity, capacity)

@@ -163,7 +163,8 @@ def context_rows(paras: Paragraphs, first: list[float]) -> Table:
             for chain in paras.chains
         ],
         **groups.group_features(
-            paras,
+            paras.groups,
+            candidates,
             np.array([first[i] for i in candidates]),
             np.array(good_prefix),
             np.array(char_prefix, float),

@@ -15,14 +15,10 @@ Computed per page in bulk over the document's element columns (no walk per parag
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...page.document import Document
-
-if TYPE_CHECKING:
-    from .units import Paragraphs
 
 #: ancestor levels above a paragraph's block searched for a group
 LEVELS = 4
@@ -109,7 +105,8 @@ FEATURES = ("group_good", "group_prose_share", "group_in_core", "group_in_contai
 
 
 def group_features(
-    paras: Paragraphs,
+    ranges: tuple[np.ndarray, np.ndarray, np.ndarray],
+    candidates: list[int],
     first: np.ndarray,
     good_prefix: np.ndarray,
     char_prefix: np.ndarray,
@@ -117,12 +114,13 @@ def group_features(
     core: tuple[int, int],
     container: tuple[int, int],
 ) -> dict[str, np.ndarray]:
-    """``FEATURES`` of the candidates of ``paras``: the first-pass good share of the rest of the
+    """``FEATURES`` of the ``candidates`` (paragraph indices, ascending) whose groups ``group_ranges``
+    gave as ``ranges`` (range and members per candidate): the first-pass good share of the rest of the
     paragraph's group (its own score when it is in none), the group's share of the page's prose,
     whether the group overlaps the prose core and the best container, and the log of its members.
     ``first`` holds the first-pass scores of the candidates; the prefixes run over all paragraphs."""
-    lo, hi, members = paras.groups
-    index = np.array(paras.candidates, np.int64)
+    lo, hi, members = ranges
+    index = np.array(candidates, np.int64)
     found = hi > lo
     lo = np.where(found, lo, index)
     hi = np.where(found, hi, index + 1)
