@@ -150,14 +150,10 @@ def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
     short_lines = "\n".join(t for t in texts if len(t) <= SHORT_TEXT).lower()
     in_records = sum(chars[i] for i, (lo, hi) in zip(paras.candidates, paras.records) if hi - lo > 1)
     code = tags.count("pre") + tags.count("code")  # documentation shows code
-    hrefs = [element.get("href") or "" for element, tag in zip(doc.elements, tags) if tag == "a"]
+    anchors = _short_links(doc)
+    hrefs = [element.get("href") or "" for element, _ in anchors]  # type: ignore[attr-defined]
     tel_links = sum(1 for href in hrefs if href[:4].lower() == "tel:")
     date_lines = float(paras.rows.column("dateline").sum()) if paras.candidates else 0.0
-    anchors = [
-        (element, " ".join(doc.texts[doc.slot_starts[e] : doc.slot_ends[e]]).strip())
-        for e, (element, tag) in enumerate(zip(doc.elements, tags))
-        if tag == "a"
-    ]
     return {
         "best_node_p": paras.best_node_p,
         "structured_article": 1.0 if subjects & ARTICLE_TYPES else 0.0,
@@ -185,6 +181,21 @@ def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
         "log_repeated_link_texts": math.log1p(_repeated_link_texts(anchors)),
         **url_evidence(doc.url, doc.title),
     }
+
+
+def _short_links(doc: Document) -> list[tuple[object, str]]:
+    """The page's ``<a>`` elements with their text when it is at most ``PROMPT_CHARS`` long ("" for a
+    longer one: a headline, never a prompt or a page number), its length read from the prefix sums."""
+    chars = doc.prefix("chars")
+    starts, ends, texts = doc.slot_starts, doc.slot_ends, doc.texts
+    return [
+        (
+            doc.elements[e],
+            " ".join(texts[starts[e] : ends[e]]).strip() if chars[ends[e]] - chars[starts[e]] <= PROMPT_CHARS else "",
+        )
+        for e, tag in enumerate(doc.tags)
+        if tag == "a"
+    ]
 
 
 def _pagination(doc: Document, anchors: list[tuple[object, str]]) -> float:
@@ -226,7 +237,7 @@ def _repeated_link_texts(anchors: list[tuple[object, str]]) -> int:
     every post of a listing); numbers (page links) are not counted."""
     targets: dict[str, set[str]] = {}
     for element, text in anchors:
-        if text and len(text) <= PROMPT_CHARS and not text.isdigit():
+        if text and not text.isdigit():
             targets.setdefault(text.lower(), set()).add(element.get("href") or "")  # type: ignore[attr-defined]
     return max((len(hrefs) for hrefs in targets.values()), default=1) - 1
 
