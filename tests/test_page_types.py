@@ -365,3 +365,60 @@ def test_prices_in_prose_are_not_price_tags():
     prose = story_page().replace(STORY[1], STORY[1] + " The plan would cost $45 million over ten years.")
     assert page.page_evidence(*_paragraphs(prose))["log_prices_per_kchar"] == 0.0
     assert page.page_evidence(*_paragraphs(shop_page()))["log_prices_per_kchar"] > 0.0
+
+
+# --------------------------------------------------------------------------- listings that show whole posts
+def blog_listing_page() -> str:
+    """Page 2 of a blog's tag listing: each post a record with a linked headline, a date, its first
+    paragraph and a "Read more" link; page numbers below; titled by the tag."""
+    posts = "".join(
+        f'<article class="post"><h2><a href="{SITE}/2025/03/{slug}/">{title}</a></h2>'
+        f'<time datetime="2025-03-{day:02d}">{day} March 2025</time><p>{text}</p>'
+        f'<a class="more" href="{SITE}/2025/03/{slug}/">Read more</a></article>'
+        for day, (slug, title, text) in enumerate(
+            [
+                ("reservoir-lowest-level", "Reservoir falls to its lowest level in thirty years", STORY[0]),
+                ("farmers-cut-water-use", "Farmers asked to cut their water use by a fifth", STORY[1]),
+                ("spillway-cracks-repaired", "Old cracks in the spillway to be repaired", STORY[2]),
+                ("drinking-water-secure", "Drinking water secure until the end of summer", STORY[3]),
+            ],
+            1,
+        )
+    )
+    pages = "".join(f'<li><a href="{SITE}/tag/water/page/{n}/">{n}</a></li>' for n in (1, 2, 3, 4))
+    main = f'<h1>Water</h1><div class="posts">{posts}</div><nav class="pages"><ul>{pages}</ul></nav>'
+    return shell("Water | The Valley Gazette", main)
+
+
+LISTING_EVIDENCE = ("log_article_elements", "pagination", "log_post_records", "log_repeated_link_texts")
+
+
+def test_a_listing_of_whole_posts_shows_records_pages_and_prompts():
+    listing = page.page_evidence(*_paragraphs(blog_listing_page()))
+    story = page.page_evidence(*_paragraphs(story_page()))
+    assert all(listing[name] > 0 for name in LISTING_EVIDENCE), listing
+    assert not any(story[name] for name in LISTING_EVIDENCE), story
+
+
+def test_footnote_links_and_previous_or_next_post_links_are_told_apart():
+    footnotes = story_page().replace(
+        STORY[1], STORY[1] + '<sup><a href="#fn1">1</a></sup><sup><a href="#fn2">2</a></sup>'
+    )
+    assert page.page_evidence(*_paragraphs(footnotes))["pagination"] == 0.0
+    series = story_page(f'<a rel="next" href="{SITE}/tag/water/page/3/">Older posts</a>')
+    assert page.page_evidence(*_paragraphs(series))["pagination"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "named"),
+    [
+        ("/tag/water/page/2/", "Water | The Valley Gazette", True),
+        ("/category/open-source/", "Open Source – Example Blog", True),
+        ("/topics/water/", "Example Blog: Water", True),
+        ("/2025/03/reservoir-falls-to-its-lowest-level/", "Reservoir falls to its lowest level | Gazette", False),
+        ("/tag/water/", "Reservoir falls to its lowest level in thirty years", False),
+    ],
+)
+def test_a_title_that_names_the_urls_term(path, title, named):
+    assert page.url_evidence(f"{SITE}{path}", title)["url_title_term"] == float(named)
+    assert page.url_evidence(None, title)["url_title_term"] == 0.0

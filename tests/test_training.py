@@ -305,3 +305,41 @@ def test_one_sigmoid_and_one_logit_in_the_package():
     ]
     # each is written three times there: two typing overloads and the definition
     assert sorted(set(defined)) == [("extractors/probability.py", "logit"), ("extractors/probability.py", "sigmoid")]
+
+
+def test_a_map_moved_to_the_default_threshold_makes_the_same_decisions_there():
+    fitted = Platt(1.3, -0.4, 1e-6)
+    raw = np.linspace(0.001, 0.999, 999)
+    rule = 0.12
+    moved = fitted.moved(rule, 0.5)
+    assert moved(fitted.raw_threshold(rule)) == pytest.approx(0.5)
+    np.testing.assert_array_equal(moved.apply(raw) >= 0.5, fitted.apply(raw) >= rule - 1e-12)
+    assert np.all(np.diff(moved.apply(raw)) > 0)  # still monotone: the ranking is kept
+
+
+def test_each_corpus_gets_its_own_cache_and_only_the_first_fits_the_paragraph_models():
+    from scrapy_bodytext.training.crossval import corpus_cache, paragraph_folds
+
+    assert corpus_cache("/tmp/pages.pickle", "/data/dev", ["/data/dev"]) == "/tmp/pages.pickle"
+    named = [
+        corpus_cache("/tmp/pages.pickle", folder, ["/data/dev", "/data/sites"])
+        for folder in ("/data/dev", "/data/sites")
+    ]
+    assert named == ["/tmp/pages.dev.pickle", "/tmp/pages.sites.pickle"]
+    assert corpus_cache(None, "/data/dev", ["/data/dev", "/data/sites"]) is None
+    folds = paragraph_folds(["a", "b", "site-x", "site-y"], ["dev", "dev", "sites", "sites"])
+    assert folds[:2] == ["a", "b"] and folds[2] == folds[3] != "site-x"
+
+
+def test_a_whole_site_corpus_gives_its_own_page_types():
+    from scrapy_bodytext.training.page_types import note_type
+
+    assert note_type(False, "", {}, "sit-1", "listing") == "listing"
+    assert note_type(False, "", {}, "sit-2", "documentation") == "documentation"
+    assert note_type(True, "", {}, "sit-3", "article") == "article"
+    assert note_type(False, "", {"sit-4": "service"}, "sit-4", "not-a-type") == "service"
+
+
+def test_pages_of_a_corpus_only_scored_weigh_nothing_in_the_paragraph_models():
+    weights = per_source_weights(np.array([1.0, 3.0, 0.0, 0.0]), ["a", "b", "c", "c"])
+    np.testing.assert_allclose(weights, [2.0, 2.0, 0.0, 0.0])

@@ -143,6 +143,14 @@ class Platt:
         """The map of every score of ``raw``."""
         return sigmoid(self.slope * logit(np.asarray(raw, float), self.epsilon) + self.intercept)
 
+    def moved(self, rule: float, to: float = 0.5) -> Self:
+        """The map moved along the log-odds so that what it maps to ``rule`` maps to ``to``: a
+        decision rule chosen on this map's probabilities becomes the rule ``p >= to`` (a cost put into
+        the probabilities: the same decisions, at the threshold a caller uses by default)."""
+        return type(self)(
+            self.slope, self.intercept + logit(to, self.epsilon) - logit(rule, self.epsilon), self.epsilon
+        )
+
     def raw_threshold(self, probability: float = 0.5) -> float:
         """The raw score that maps to ``probability`` (where the decision boundary lies on raw scores)."""
         return sigmoid((logit(probability, self.epsilon) - self.intercept) / self.slope)

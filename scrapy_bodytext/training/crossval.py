@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..config import DEFAULT_THRESHOLD
 from ..evaluation.metrics import (
     ShingleMatch,
     brier_score,
@@ -42,6 +43,7 @@ from ..extractors.bodytext import Guard, select
 from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext.comments import without_comments
 from ..extractors.bodytext.model import MODEL_FILE, Model, page_type, write_model
+from ..extractors.probability import Platt
 from .article_model import (
     TYPES,
     ArticleSettings,
@@ -54,7 +56,7 @@ from .article_model import (
 from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
 from .fingerprint import feature_fingerprint
 from .folds import MODES, SMALL_SOURCE, assign_folds
-from .page_types import page_types
+from .page_types import listing_kinds, page_types
 from .paragraph_models import (
     ParagraphSettings,
     ParagraphTable,
@@ -93,9 +95,15 @@ MAX_ARTICLES_DROPPED = 0.01
 TIE = 0.002
 
 
-def page_groups(pages: Sequence[PageData], types: Sequence[str]) -> list[str]:
-    """A group per page for the judgement table: its source, and for a non-article its page type."""
-    return [data.source if kind == "article" else f"{data.source}: {kind}" for data, kind in zip(pages, types)]
+def page_groups(pages: Sequence[PageData], types: Sequence[str], kinds: dict[str, str]) -> list[str]:
+    """A group per page for the judgement table: its source, and for a non-article its page type
+    (with the listing kind where the corpus names it: ``listing/pagination``)."""
+    return [
+        data.source
+        if kind == "article"
+        else f"{data.source}: {kind}" + (f"/{kinds[data.id]}" if data.id in kinds else "")
+        for data, kind in zip(pages, types)
+    ]
 
 
 def fold_names(pages: Sequence[PageData], mode: str) -> list[str]:
@@ -177,15 +185,15 @@ class SelectionScorer:
     """``text_figures`` of many selections of the same pages: a page's shingle match is computed once
     per distinct set of kept paragraphs (most settings of the grid keep the same ones on most pages)."""
 
-    def __init__(self, pages: Sequence[PageData]):
+    def __init__(self, pages: Sequence[PageData], articles: Sequence[int]):
         self.pages = pages
+        self.articles = articles  # the pages scored: articles with gold text of the corpus the models are fitted on
         self.matches: dict[tuple[int, tuple[int, ...]], ShingleMatch] = {}
 
     def figures(self, chosen: dict[int, tuple[str, list[int]]]) -> dict[str, TextFigures]:
         figures: dict[str, TextFigures] = defaultdict(TextFigures)
-        for k, data in enumerate(self.pages):
-            if not data.is_article:
-                continue
+        for k in self.articles:
+            data = self.pages[k]
             text, keep = chosen.get(k, ("", []))
             key = (k, tuple(keep))
             match = self.matches.get(key)
@@ -197,11 +205,15 @@ class SelectionScorer:
         return figures
 
 
-def text_figures(pages: Sequence[PageData], texts: dict[int, str]) -> dict[str, TextFigures]:
-    """Figures on article pages, per source and ``"all"``."""
+def text_figures(
+    pages: Sequence[PageData], texts: dict[int, str], only: Sequence[int] | None = None
+) -> dict[str, TextFigures]:
+    """Figures on article pages with gold text (of ``only``, default all), per source and ``"all"``
+    (an article without gold text is judged, not scored for its text)."""
     figures: dict[str, TextFigures] = defaultdict(TextFigures)
-    for k, data in enumerate(pages):
-        if data.is_article:
+    for k in range(len(pages)) if only is None else only:
+        data = pages[k]
+        if data.is_article and data.gold:
             text = texts.get(k, "")
             figures[data.source].add(text, data.gold)
             figures["all"].add(text, data.gold)
@@ -209,12 +221,18 @@ def text_figures(pages: Sequence[PageData], texts: dict[int, str]) -> dict[str, 
 
 
 def judgement(
-    pages: Sequence[PageData], probabilities: dict[int, float], texts: dict[int, str], threshold: float
+    pages: Sequence[PageData],
+    probabilities: dict[int, float],
+    texts: dict[int, str],
+    threshold: float,
+    only: Sequence[int] | None = None,
 ) -> dict[str, float]:
-    """Article judgement at ``threshold`` (pages without paragraphs count as judged non-articles)."""
+    """Article judgement at ``threshold`` of the pages ``only`` (default all; pages without
+    paragraphs count as judged non-articles)."""
     labels, values = [], []
     dropped = kept = 0
-    for k, data in enumerate(pages):
+    for k in range(len(pages)) if only is None else only:
+        data = pages[k]
         p = probabilities.get(k, 0.0)
         judged = p >= threshold and bool(texts.get(k))
         labels.append(data.is_article)
@@ -252,11 +270,29 @@ class Scheme:
     guard: Guard
     settings: ParagraphSettings
     texts: dict[int, str]
-    text: dict[str, TextFigures]
+    text: dict[str, dict[str, TextFigures]]  # corpus -> source (and "all") -> figures
     rows: dict[int, dict[str, float]]
     article_settings: ArticleSettings
     article: dict
     types: list[str]
+    corpora: list[str]  # per page: the name of its corpus
+
+
+def corpus_members(corpora: Sequence[str]) -> dict[str, list[int]]:
+    """Corpus name -> its pages' indices, in the order the corpora were named (the first is the one
+    the paragraph models are fitted on)."""
+    members: dict[str, list[int]] = {}
+    for k, name in enumerate(corpora):
+        members.setdefault(name, []).append(k)
+    return members
+
+
+def paragraph_folds(folds: Sequence[str], corpora: Sequence[str]) -> list[str]:
+    """The folds of the paragraph models: ``folds`` on the first corpus (the one they are fitted on);
+    every page of another corpus in one fold of its corpus (no model is fitted on it, so each of its
+    pages is scored by the models fitted on the whole first corpus)."""
+    text = corpora[0]
+    return [fold if name == text else f"{name} (scored only)" for fold, name in zip(folds, corpora)]
 
 
 def run_scheme(
@@ -268,16 +304,20 @@ def run_scheme(
     processes: int,
     log,
     types: list[str],
+    corpora: list[str],
     fixed: Scheme | None = None,
 ) -> Scheme:
     """OOF figures under fold ``mode``; the cut and article class weight are chosen here on OOF
     scores, or taken from ``fixed`` (a scheme that chose them)."""
     folds = fold_names(pages, mode)
     log(f"{mode} folds: {len(set(folds))}")
-    first, second = paragraph_scores(pages, folds, table, settings, cache and f"{cache}.{mode}.oof", processes)
-    articles = [k for k, data in enumerate(pages) if data.is_article]
+    members = corpus_members(corpora)
+    first, second = paragraph_scores(
+        pages, paragraph_folds(folds, corpora), table, settings, cache and f"{cache}.{mode}.oof", processes
+    )
+    articles = [k for k in members[corpora[0]] if pages[k].is_article and pages[k].gold]
     grid = {}
-    scorer = SelectionScorer(pages)
+    scorer = SelectionScorer(pages, articles)
     cuts = CUTS if fixed is None else (fixed.settings.cut,)
     for cut in cuts:
         for guard in GUARDS if fixed is None else (fixed.guard,):
@@ -295,7 +335,7 @@ def run_scheme(
     }
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
     thresholds = THRESHOLDS if fixed is None else (fixed.article_settings.threshold,)
-    article_settings, article = choose_article_weight(pages, folds, rows, texts, types, weights, thresholds)
+    article_settings, article = choose_article_weight(pages, folds, rows, texts, types, corpora, weights, thresholds)
     log(
         f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}, "
         f"decision rule {article_settings.threshold}"
@@ -310,17 +350,23 @@ def run_scheme(
         guard,
         settings,
         texts,
-        text_figures(pages, texts),
+        {name: text_figures(pages, texts, ks) for name, ks in members.items()},
         rows,
         article_settings,
         article,
         types,
+        corpora,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_bodytext.training", description=__doc__.splitlines()[0])
-    parser.add_argument("corpus", help="labelled corpus folder (index.jsonl + pages)")
+    parser.add_argument(
+        "corpus",
+        nargs="+",
+        help="labelled corpus folders (index.jsonl + pages); the paragraph models are fitted on the first, "
+        "the page-type judge on all (a whole-site corpus's sources are its sites)",
+    )
     parser.add_argument(
         "--folds",
         choices=MODES,
@@ -338,33 +384,59 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument(
         "--ablate",
-        action="store_true",
-        help="print the leave-one-source-out judgement with each article feature left out in turn",
+        nargs="*",
+        metavar="FEATURE",
+        help="print the judgement with each article feature (or each one named) left out in turn",
     )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     log = lambda message: print(f"[{time.perf_counter() - started:5.0f} s] {message}", file=sys.stderr)  # noqa: E731
-    pages = load_dataset(args.corpus, args.cache)
-    log(f"{len(pages)} pages")
-    types = page_types([data.id for data in pages], args.corpus)
+    pages: list[PageData] = []
+    types: list[str] = []
+    corpora: list[str] = []
+    kinds: dict[str, str] = {}
+    for folder in args.corpus:
+        found = load_dataset(folder, corpus_cache(args.cache, folder, args.corpus))
+        pages += found
+        types += page_types([data.id for data in found], folder)
+        corpora += [corpus_name(folder)] * len(found)
+        kinds |= listing_kinds(folder)
+        log(f"{corpus_name(folder)}: {len(found)} pages")
     log("page types: " + ", ".join(f"{kind} {types.count(kind)}" for kind in TYPES))
     settings = ParagraphSettings()
-    table = ParagraphTable.of(pages, settings)
-    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log, types)
+    text_corpus = corpora[0]
+    table = ParagraphTable.of(pages, settings, [name == text_corpus for name in corpora])
+    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log, types, corpora)
     schemes = [main_scheme]
     if not args.no_strict:
         second = "mixed" if args.folds == "source" else "source"
         schemes.append(
-            run_scheme(pages, table, second, settings, args.cache, args.processes, log, types, fixed=main_scheme)
+            run_scheme(
+                pages, table, second, settings, args.cache, args.processes, log, types, corpora, fixed=main_scheme
+            )
         )
         schemes.sort(key=lambda scheme: MODES.index(scheme.mode))  # leave-one-source-out first
 
-    peers = {} if args.no_peers else peer_texts(pages, args.corpus, args.peer_cache, log)
-    peer_figures = {name: text_figures(pages, found) for name, found in peers.items()}
+    peers: dict[str, dict[int, str]] = {}
+    if not args.no_peers:
+        offset = 0
+        for folder in args.corpus:
+            size = corpora.count(corpus_name(folder))
+            found = peer_texts(
+                pages[offset : offset + size], folder, corpus_cache(args.peer_cache, folder, args.corpus), log
+            )
+            for name, texts in found.items():
+                peers.setdefault(name, {}).update({offset + k: text for k, text in texts.items()})
+            offset += size
+    members = corpus_members(corpora)
+    peer_figures = {
+        corpus: {name: text_figures(pages, found, ks) for name, found in peers.items()}
+        for corpus, ks in members.items()
+    }
     report = {
-        "corpus": str(args.corpus),
-        "corpus_fingerprint": corpus_fingerprint(args.corpus),
+        "corpus": " ".join(map(str, args.corpus)),
+        "corpus_fingerprint": " ".join(corpus_fingerprint(folder) for folder in args.corpus),
         "code_fingerprint": code_fingerprint(),
         "feature_fingerprint": feature_fingerprint(),
         "date": datetime.date.today().isoformat(),
@@ -378,16 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "schemes": {
             scheme.mode: {
-                "text": {
-                    source: dict(
-                        zip(
-                            ("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                            (round(v, 4) for v in fig.row()),
-                        )
-                    )
-                    | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
-                    for source, fig in scheme.text.items()
-                },
+                "text": {corpus: text_summary(figures) for corpus, figures in scheme.text.items()},
                 "judgement": scheme.article["judgement"],
                 "page_types": scheme.article["page_types"],
                 "reliability": scheme.article["reliability"],
@@ -395,28 +458,61 @@ def main(argv: Sequence[str] | None = None) -> int:
             for scheme in schemes
         },
         "peers": {
-            name: {
-                source: dict(
-                    zip(
-                        ("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"),
-                        (round(v, 4) for v in fig.row()),
-                    )
-                )
-                | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
-                for source, fig in figs.items()
-            }
-            for name, figs in peer_figures.items()
+            corpus: {name: text_summary(figs) for name, figs in by_peer.items()}
+            for corpus, by_peer in peer_figures.items()
         },
+        "pages": page_results(pages, main_scheme),
     }
-    print_report(pages, schemes, peer_figures, page_groups(pages, types))
-    if args.ablate:
-        print_ablation(pages, main_scheme)
+    print_report(pages, schemes, peer_figures, page_groups(pages, types, kinds))
+    if args.ablate is not None:
+        print_ablation(pages, main_scheme, args.ablate)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     if args.write:
         write_model(fit_all(pages, table, main_scheme, report))  # read back first: it must load with this code
         log(f"wrote {MODEL_FILE}")
     return 0
+
+
+def corpus_name(folder: str | Path) -> str:
+    """A corpus's name in the report: its folder's name."""
+    return Path(folder).resolve().name
+
+
+def corpus_cache(cache: str | None, folder: str | Path, folders: Sequence[str]) -> str | None:
+    """The cache file of one corpus: ``cache`` itself when one corpus is named, else ``cache`` with
+    the corpus's name before its suffix (``pages.pickle`` -> ``pages.sites.pickle``)."""
+    if cache is None or len(folders) == 1:
+        return cache
+    path = Path(cache)
+    return str(path.with_name(f"{path.stem}.{corpus_name(folder)}{path.suffix}"))
+
+
+def text_summary(figures: dict[str, TextFigures]) -> dict[str, dict]:
+    """Text figures per source (and ``all``) as the JSON report and the model file keep them."""
+    return {
+        source: dict(
+            zip(("token_f1", "shingle_precision", "shingle_recall", "shingle_f1"), (round(v, 4) for v in fig.row()))
+        )
+        | {"pages": fig.pages, "recall_failures": fig.recall_failures()}
+        for source, fig in figures.items()
+    }
+
+
+def page_results(pages: Sequence[PageData], scheme: Scheme) -> dict[str, dict]:
+    """Per page of every corpus, out of fold, with URLs: the article probability the shipped map
+    gives (0 for a page without main text), the page type judged, its source, its labelled type."""
+    probability = scheme.article["probability"]["with URL"]
+    predicted = scheme.article["predicted"]["with URL"]
+    return {
+        data.id: {
+            "article_probability": round(probability.get(k, 0.0), 6) if scheme.texts.get(k) else 0.0,
+            "page_type": predicted.get(k, "other"),
+            "source": data.source,
+            "labelled_type": scheme.types[k],
+        }
+        for k, data in enumerate(pages)
+    }
 
 
 def paragraph_scores(pages, folds, table, settings, cache: str | None, processes: int = 1):
@@ -442,13 +538,16 @@ def paragraph_scores(pages, folds, table, settings, cache: str | None, processes
 
 
 def choose_article_weight(
-    pages, folds, rows, texts, types, weights=ARTICLE_WEIGHTS, thresholds=THRESHOLDS
+    pages, folds, rows, texts, types, corpora, weights=ARTICLE_WEIGHTS, thresholds=THRESHOLDS
 ) -> tuple[ArticleSettings, dict]:
     """The judge's article class weight and decision rule (OOF, cross-calibrated): per weight, the
-    highest rule at which at most ``MAX_ARTICLES_DROPPED`` of the articles are dropped with and
-    without URLs; then the weight with the most non-articles dropped at its rule."""
+    highest rule at which at most ``MAX_ARTICLES_DROPPED`` of the articles of every corpus are
+    dropped with and without URLs; then the weight with the most non-articles dropped at its rule
+    (the worst corpus and URL case). The shipped map is the calibration moved so that the rule lies
+    at the default threshold (``moved_probabilities``): the figures are those of the default."""
     tried = {}
     article = TYPES.index("article")
+    members = corpus_members(corpora)
     for weight in weights:
         settings = ArticleSettings(article_weight=weight)
         shares = dict(zip(("with URL", "without URL"), out_of_fold_scores(pages, folds, rows, types, settings)))
@@ -456,8 +555,11 @@ def choose_article_weight(
         reference = [*raw["with URL"].items(), *raw["without URL"].items()]
         calibrated = {name: cross_calibrated(pages, folds, scores, reference) for name, scores in raw.items()}
         for threshold in thresholds:
-            figures = {name: judgement(pages, values, texts, threshold) for name, values in calibrated.items()}
-            if max(f["articles_dropped_share"] for f in figures.values()) <= MAX_ARTICLES_DROPPED:
+            figures = {
+                corpus: {name: judgement(pages, values, texts, threshold, ks) for name, values in calibrated.items()}
+                for corpus, ks in members.items()
+            }
+            if worst(figures, "articles_dropped_share") <= MAX_ARTICLES_DROPPED:
                 break
         settings = ArticleSettings(article_weight=weight, threshold=threshold)
         predicted = {
@@ -471,12 +573,8 @@ def choose_article_weight(
 
     def quality(weight):
         figures = tried[weight][1]
-        worst_drop = max(f["articles_dropped_share"] for f in figures.values())
-        return (
-            worst_drop <= MAX_ARTICLES_DROPPED,
-            min(f["non_articles_dropped_share"] for f in figures.values()),
-            -worst_drop,
-        )
+        worst_drop = worst(figures, "articles_dropped_share")
+        return worst_drop <= MAX_ARTICLES_DROPPED, -worst(figures, "non_articles_dropped_share", -1), -worst_drop
 
     weight = max(tried, key=quality)
     settings, figures, calibrated, raw, predicted = tried[weight]
@@ -488,36 +586,51 @@ def choose_article_weight(
         "reliability": [asdict(b) for b in table],
         "raw": raw,
         "calibrated": calibrated,
+        "probability": {name: moved_probabilities(found, settings.threshold) for name, found in calibrated.items()},
         "predicted": predicted,
-        "page_types": type_figures(types, predicted),
+        "page_types": {corpus: type_figures(types, predicted, ks) for corpus, ks in members.items()},
         "tried": {w: tried[w][1] for w in tried},
         "rules": {w: tried[w][0].threshold for w in tried},
     }
 
 
-def type_figures(types: Sequence[str], predicted: dict[str, dict[int, str]]) -> dict:
-    """Per true page type: pages, and the share typed right, with URLs and without; and the
-    confusion matrix (true type -> predicted type -> pages), with URLs."""
+def worst(figures: dict[str, dict[str, dict]], key: str, sign: int = 1) -> float:
+    """The largest (``sign`` -1: the smallest) ``key`` of the judgement figures of every corpus, with
+    and without URLs."""
+    return sign * max(sign * found[key] for by_url in figures.values() for found in by_url.values())
+
+
+def moved_probabilities(calibrated: dict[int, float], rule: float) -> dict[int, float]:
+    """The article probabilities of the shipped map: the calibrated ones moved so that ``rule``
+    lies at the default threshold (the same decisions at the default as ``rule`` on the calibrated)."""
+    moved = Platt().moved(rule, DEFAULT_THRESHOLD)
+    return {k: float(moved(value)) for k, value in calibrated.items()}
+
+
+def type_figures(types: Sequence[str], predicted: dict[str, dict[int, str]], only: Sequence[int]) -> dict:
+    """Per true page type of the pages ``only``: pages, and the share typed right, with URLs and
+    without; and the confusion matrix (true type -> predicted type -> pages), with URLs."""
     figures = {}
     for kind in TYPES:
-        members = [k for k, found in enumerate(types) if found == kind]
+        members = [k for k in only if types[k] == kind]
         if members:
             figures[kind] = {"pages": len(members)} | {
                 name: sum(1 for k in members if found.get(k, "other") == kind) / len(members)
                 for name, found in predicted.items()
             }
     confusion = {kind: {other: 0 for other in TYPES} for kind in TYPES if kind in figures}
-    for k, kind in enumerate(types):
-        confusion[kind][predicted["with URL"].get(k, "other")] += 1
+    for k in only:
+        confusion[types[k]][predicted["with URL"].get(k, "other")] += 1
     return {"accuracy": figures, "confusion": confusion}
 
 
 def fit_all(pages, table, scheme: Scheme, report) -> Model:
     """Every model fitted on every page (second pass and article model on OOF inputs)."""
     settings, article_settings, rows = scheme.settings, scheme.article_settings, scheme.rows
-    first_model = fit_first(table.base, table.label, table.weight, settings)
-    second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])
-    second_model = fit_second(second_x, table.label, table.weight, settings)
+    fitted = table.weight > 0  # the paragraphs of the corpus the paragraph models are fitted on
+    first_model = fit_first(table.base[fitted], table.label[fitted], table.weight[fitted], settings)
+    second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])[fitted]
+    second_model = fit_second(second_x, table.label[fitted], table.weight[fitted], settings)
     keys = sorted(rows)
     article_model = fit_article(
         article_matrix([rows[k] for k in keys]), [scheme.types[k] for k in keys], article_settings
@@ -526,7 +639,7 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
     calibration = fit_calibration(
         np.array([s for _, s in pooled]), np.array([pages[k].is_article for k, _ in pooled], float)
-    )
+    ).moved(article_settings.threshold, DEFAULT_THRESHOLD)
     about = {
         key: report[key]
         for key in (
@@ -541,8 +654,13 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
             "cut_grid",
         )
     }
+    text_corpus = scheme.corpora[0]
     about["out_of_fold"] = {
-        mode: {"text": figures["text"]["all"], "sources": figures["text"], "judgement": figures["judgement"]}
+        mode: {
+            "text": figures["text"][text_corpus]["all"],
+            "sources": figures["text"],
+            "judgement": figures["judgement"],
+        }
         for mode, figures in report["schemes"].items()
     }
     about["peers_out_of_fold"] = report["peers"]
@@ -556,153 +674,89 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
         settings.relative_cut,
         about,
         scheme.guard,
-        article_settings.threshold,
+        DEFAULT_THRESHOLD,  # the calibration is moved so that the rule chosen lies there
     )
 
 
-def print_ablation(pages, scheme: Scheme) -> None:
-    """The judgement of ``scheme`` with each article feature left out in turn (its column zeroed,
-    so its weight cannot matter): a feature earns its place when leaving it out makes it worse."""
+def print_ablation(pages, scheme: Scheme, names: Sequence[str] = ()) -> None:
+    """The judgement of ``scheme`` with each article feature (or each of ``names``) left out in turn
+    (its column zeroed, so its weight cannot matter): a feature earns its place when leaving it out
+    makes it worse."""
     print()
     print(
-        f"## Article features left out one at a time, {scheme.mode} folds, decision rule "
-        f"{scheme.article_settings.threshold} (articles dropped, non-articles dropped with URL; without URL; "
-        "ROC AUC with URL)"
+        f"## Article features left out one at a time, {scheme.mode} folds, class weight "
+        f"{scheme.article_settings.article_weight}, the decision rule chosen again for each (at most "
+        f"{MAX_ARTICLES_DROPPED:.0%} of the articles of every corpus dropped): articles dropped / non-articles dropped "
+        "per corpus, with URL; without URL; ROC AUC with URL over all pages"
     )
     print()
-    print("| left out | with URL | without URL | ROC AUC |")
-    print("|---|---|---|---|")
-    for name in ("(none)", *page_level.FEATURES):
+    corpora = list(corpus_members(scheme.corpora))
+    print("| left out | rule | " + " | ".join(f"{c} with URL | {c} without URL" for c in corpora) + " | ROC AUC |")
+    print("|---|---|" + "---|---|" * len(corpora) + "---|")
+    for name in ("(none)", *(names or page_level.FEATURES)):
         rows = {k: row | {name: 0.0} if name in row else row for k, row in scheme.rows.items()}
-        _, figures = choose_article_weight(
+        chosen, figures = choose_article_weight(
             pages,
             scheme.folds,
             rows,
             scheme.texts,
             scheme.types,
+            scheme.corpora,
             (scheme.article_settings.article_weight,),
-            (scheme.article_settings.threshold,),
         )
         cells = [
             f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
-            for f in figures["judgement"].values()
+            for by_url in figures["judgement"].values()
+            for f in by_url.values()
         ]
-        print(f"| {name} | {cells[0]} | {cells[1]} | {figures['judgement']['with URL']['roc_auc']:.4f} |")
+        values = figures["calibrated"]["with URL"]
+        auc = roc_auc([values[k] for k in sorted(values)], [pages[k].is_article for k in sorted(values)])
+        print(f"| {name} | {chosen.threshold} | " + " | ".join(cells) + f" | {auc:.4f} |")
 
 
 SCHEME_TITLES = {
     "mixed": "small sources left out whole, large sources in groups of sites",
-    "source": "each source left out whole",
+    "source": "each source left out whole; a whole-site corpus's sources are its sites",
     "site": "groups of sites inside every source",
 }
 
 
 def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) -> None:
-    """The figures, leave-one-source-out first (the headline: it predicts pages of unseen sources)."""
-    names = list(peer_figures)
+    """The figures, leave-one-source-out first (the headline: it predicts pages of unseen sources),
+    each corpus apart."""
     print(
         f"Out-of-fold figures on {len(pages)} pages: no page is scored by a model fitted on its fold or on any "
         f"page of its site"
     )
     for scheme in schemes:
-        ours = scheme.text
-        sources = sorted(s for s in ours if s != "all") + ["all"]
-        print()
-        print(f"## Main text, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]})")
-        print()
-        print(
-            "Article pages: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer (shingle F1); "
-            f"lost = articles whose text holds less than {RECALL_FAILURE} of the gold's shingles"
-        )
-        print()
-        header = "| source | pages | bodytext F1 | P | R | shingle F1 | lost |"
-        for name in names:
-            header += f" {name} F1 | P | R | shingle F1 | lost | Δ |"
-        print(header)
-        print("|" + "---|" * (header.count("|") - 1))
-        for source in sources:
-            fig = ours[source]
-            t, p, r, f = fig.row()
-            line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** | {fig.recall_failures()} |"
-            for name in names:
-                peer = peer_figures[name][source]
-                pt, pp, pr, pf = peer.row()
-                line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {peer.recall_failures()} | {f - pf:+.3f} |"
-            print(line)
-        if len(scheme.cut_grid) > 1:
-            print()
-            print(
-                "Paragraph cut chosen on these figures (shingle recall / F1, mean over sources; F1 within "
-                f"{TIE} of the best ties, and the most recall is kept): "
-                + ", ".join(f"{c} → {r:.4f} / {f:.4f}" for c, (r, f) in scheme.cut_grid.items())
-            )
-        if len(scheme.guard_grid) > 1:
-            print(
-                "Recall guard chosen on these figures (share, cut, prose ratio, anchor ratio → shingle recall / F1, "
-                "mean over "
-                "sources): "
-                + ", ".join(
-                    f"({g.share}, {g.cut}, {g.prose_ratio}, {g.anchor_ratio}) → {r:.4f} / {f:.4f}"
-                    for g, (r, f) in scheme.guard_grid.items()
-                )
-            )
-        print()
-        print(
-            f"## Article judgement, {scheme.mode} folds, decision rule: article probability ≥ "
-            f"{scheme.article_settings.threshold} (cross-calibrated; chosen for at most {MAX_ARTICLES_DROPPED:.0%} "
-            "of the articles dropped)"
-        )
-        print()
-        print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
-        print("|---|---|---|---|---|---|")
-        for name, fig in scheme.article["judgement"].items():
-            print(
-                f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
-                f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
-                f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |"
-            )
-        print()
-        print("Per source and page type: articles dropped, non-articles dropped (with URL / without URL)")
-        print()
-        print("| group | articles | dropped | non-articles | dropped with URL | without URL |")
-        print("|---|---|---|---|---|---|")
-        probabilities = scheme.article["calibrated"]
-        for group in sorted(set(groups)):
-            members = [k for k, g in enumerate(groups) if g == group]
-            cells = []
-            for is_article in (True, False):
-                ks = [k for k in members if pages[k].is_article == is_article]
-                judged = [
-                    sum(
-                        1
-                        for k in ks
-                        if probabilities[name].get(k, 0.0) >= scheme.article_settings.threshold and scheme.texts.get(k)
-                    )
-                    for name in ("with URL", "without URL")
-                ]
-                dropped = [len(ks) - j for j in judged]
-                if is_article:
-                    cells += [str(len(ks)), f"{dropped[0]} / {dropped[1]}" if ks else "–"]
-                else:
-                    cells += [str(len(ks))] + ([f"{d} ({d / len(ks):.0%})" for d in dropped] if ks else ["–", "–"])
-            print(f"| {group} | " + " | ".join(cells) + " |")
-        print_page_types(scheme)
+        members = corpus_members(scheme.corpora)
+        for corpus in members:
+            print_text(scheme, corpus, peer_figures[corpus] if corpus in peer_figures else {})
+        for corpus, ks in members.items():
+            print_judgement(pages, scheme, corpus, ks, groups)
         tried = scheme.article["tried"]
         if len(tried) > 1:
             print()
             print(
-                "Article class weights tried (decision rule: articles dropped / non-articles dropped, with URL; "
-                "without URL): "
+                "Article class weights tried (calibrated decision rule: articles dropped / non-articles dropped per "
+                "corpus, with URL; without URL): "
                 + "; ".join(
-                    f"{w}: rule {scheme.article['rules'][w]}: {f['with URL']['articles_dropped_share']:.1%} / "
-                    f"{f['with URL']['non_articles_dropped_share']:.1%}, "
-                    f"{f['without URL']['articles_dropped_share']:.1%} / "
-                    f"{f['without URL']['non_articles_dropped_share']:.1%}"
-                    for w, f in tried.items()
+                    f"{w}: rule {scheme.article['rules'][w]}: "
+                    + ", ".join(
+                        f"{corpus} {f['with URL']['articles_dropped_share']:.1%} / "
+                        f"{f['with URL']['non_articles_dropped_share']:.1%}, "
+                        f"{f['without URL']['articles_dropped_share']:.1%} / "
+                        f"{f['without URL']['non_articles_dropped_share']:.1%}"
+                        for corpus, f in figures.items()
+                    )
+                    for w, figures in tried.items()
                 )
             )
         print()
-        print(f"Reliability, {scheme.mode} folds, with URLs: share of articles among the pages given each probability")
+        print(
+            f"Reliability, {scheme.mode} folds, with URLs, every corpus: share of articles among the pages given each "
+            "calibrated probability (before the map is moved to the default threshold)"
+        )
         print()
         print("| probability | pages | mean probability | article share | gap |")
         print("|---|---|---|---|---|")
@@ -715,18 +769,116 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
                 )
 
 
-def print_page_types(scheme: Scheme) -> None:
-    """Page-type accuracy per type (with and without URLs) and the confusion matrix (with URLs)."""
-    figures = scheme.article["page_types"]
+def print_text(scheme: Scheme, corpus: str, peer_figures: dict[str, dict[str, TextFigures]]) -> None:
+    """The main text of one corpus's articles with gold text, per source, beside the peers."""
+    names = list(peer_figures)
+    ours = scheme.text[corpus]
+    sources = sorted(s for s in ours if s != "all") + ["all"]
     print()
-    print(f"Page types, {scheme.mode} folds: pages of each type typed right (with URL / without URL)")
+    print(f"## Main text, {corpus}, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]})")
+    print()
+    fitted = scheme.corpora[0]
+    print(
+        "Article pages with gold text: token F1 and 4-gram shingle precision / recall / F1; Δ = bodytext − peer "
+        f"(shingle F1); lost = articles whose text holds less than {RECALL_FAILURE} of the gold's shingles"
+        + ("" if corpus == fitted else f"; the paragraph models are fitted on {fitted} only (none saw {corpus})")
+    )
+    print()
+    header = "| source | pages | bodytext F1 | P | R | shingle F1 | lost |"
+    for name in names:
+        header += f" {name} F1 | P | R | shingle F1 | lost | Δ |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    for source in sources:
+        if source not in ours:
+            continue
+        fig = ours[source]
+        t, p, r, f = fig.row()
+        line = f"| {source} | {fig.pages} | {t:.3f} | {p:.3f} | {r:.3f} | **{f:.3f}** | {fig.recall_failures()} |"
+        for name in names:
+            peer = peer_figures[name][source]
+            pt, pp, pr, pf = peer.row()
+            line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {peer.recall_failures()} | {f - pf:+.3f} |"
+        print(line)
+    if corpus == fitted and len(scheme.cut_grid) > 1:
+        print()
+        print(
+            "Paragraph cut chosen on these figures (shingle recall / F1, mean over sources; F1 within "
+            f"{TIE} of the best ties, and the most recall is kept): "
+            + ", ".join(f"{c} → {r:.4f} / {f:.4f}" for c, (r, f) in scheme.cut_grid.items())
+        )
+    if corpus == fitted and len(scheme.guard_grid) > 1:
+        print(
+            "Recall guard chosen on these figures (share, cut, prose ratio, anchor ratio → shingle recall / F1, "
+            "mean over sources): "
+            + ", ".join(
+                f"({g.share}, {g.cut}, {g.prose_ratio}, {g.anchor_ratio}) → {r:.4f} / {f:.4f}"
+                for g, (r, f) in scheme.guard_grid.items()
+            )
+        )
+
+
+def print_judgement(pages, scheme: Scheme, corpus: str, members: Sequence[int], groups: Sequence[str]) -> None:
+    """The article judgement of one corpus at the default threshold: overall, per source and page
+    type, per page type over the corpus, and the page types typed right."""
+    print()
+    print(
+        f"## Article judgement, {corpus}, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]}), at the default "
+        f"threshold: article probability ≥ {DEFAULT_THRESHOLD} (the calibrated rule {scheme.article_settings.threshold}, "
+        f"chosen for at most {MAX_ARTICLES_DROPPED:.0%} of the articles of every corpus dropped, moved there)"
+    )
+    print()
+    print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
+    print("|---|---|---|---|---|---|")
+    for name, fig in scheme.article["judgement"][corpus].items():
+        print(
+            f"| {name} | {fig['articles_dropped']} of {fig['articles']} ({fig['articles_dropped_share']:.1%}) | "
+            f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) | "
+            f"{fig['accuracy']:.3f} | {fig['roc_auc']:.3f} | {fig['brier']:.3f} |"
+        )
+    print()
+    print(f"Per source and page type, {corpus}: articles dropped, non-articles dropped (with URL / without URL)")
+    print()
+    print("| group | articles | dropped | non-articles | dropped with URL | without URL |")
+    print("|---|---|---|---|---|---|")
+    probabilities = scheme.article["probability"]
+    by_group: dict[str, list[int]] = defaultdict(list)
+    for k in members:
+        by_group[groups[k]].append(k)
+        kind = groups[k].partition(": ")[2]
+        if kind:
+            by_group[f"(every source): {kind}"].append(k)
+    for group in sorted(by_group):
+        cells = []
+        for is_article in (True, False):
+            ks = [k for k in by_group[group] if pages[k].is_article == is_article]
+            judged = [
+                sum(1 for k in ks if probabilities[name].get(k, 0.0) >= DEFAULT_THRESHOLD and scheme.texts.get(k))
+                for name in ("with URL", "without URL")
+            ]
+            dropped = [len(ks) - j for j in judged]
+            if is_article:
+                cells += [str(len(ks)), f"{dropped[0]} / {dropped[1]}" if ks else "–"]
+            else:
+                cells += [str(len(ks))] + ([f"{d} ({d / len(ks):.0%})" for d in dropped] if ks else ["–", "–"])
+        print(f"| {group} | " + " | ".join(cells) + " |")
+    print_page_types(scheme, corpus)
+
+
+def print_page_types(scheme: Scheme, corpus: str) -> None:
+    """Page-type accuracy per type (with and without URLs) and the confusion matrix (with URLs)."""
+    figures = scheme.article["page_types"][corpus]
+    print()
+    print(f"Page types, {corpus}, {scheme.mode} folds: pages of each type typed right (with URL / without URL)")
     print()
     print("| page type | pages | typed right with URL | without URL |")
     print("|---|---|---|---|")
     for kind, fig in figures["accuracy"].items():
         print(f"| {kind} | {fig['pages']} | {fig['with URL']:.1%} | {fig['without URL']:.1%} |")
     print()
-    print(f"Confusion between page types, {scheme.mode} folds, with URLs (rows: true type; columns: judged type)")
+    print(
+        f"Confusion between page types, {corpus}, {scheme.mode} folds, with URLs (rows: true type; columns: judged type)"
+    )
     print()
     print("| true \\ judged | " + " | ".join(TYPES) + " |")
     print("|---|" + "---|" * len(TYPES))

@@ -6,7 +6,9 @@ Where the notes give a type:
 * ``wcxb-dev`` and ``tiptopjaw-wceb2026``: ``page_type=TYPE``, the source's own type, taken as it is;
 * the news-site non-articles: ``kind=KIND``, mapped by ``KINDS`` (front, section, topic, ticker,
   ranking, search and overview pages are listings; imprint, privacy and other legal pages service);
-* every article page (``is_article``) is an ``article``.
+* every article page (``is_article``) is an ``article``;
+* a whole-site corpus's own ``page_type`` field (``article``, ``listing``, ``service``,
+  ``documentation``, ``other``: the judge's types), with its ``listing_kind`` for the report.
 
 A non-article the notes type in no way is labelled by hand in ``page_type_labels.json`` (id ->
 type and the reason); a non-article with neither is ``other``.
@@ -41,10 +43,13 @@ _TYPE_RE = re.compile(r"page_type=(\w+)")
 _KIND_RE = re.compile(r"kind=([^;]+)")
 
 
-def note_type(is_article: bool, note: str, hand: dict[str, str], page_id: str) -> str:
-    """The page type of one corpus record (``hand``: the hand labels, id -> type)."""
+def note_type(is_article: bool, note: str, hand: dict[str, str], page_id: str, declared: str | None = None) -> str:
+    """The page type of one corpus record (``hand``: the hand labels, id -> type; ``declared``: the
+    record's own ``page_type`` field, where the corpus has one)."""
     if is_article:
         return "article"
+    if declared in PAGE_TYPES:
+        return declared
     found = _TYPE_RE.search(note)
     if found and found.group(1) in PAGE_TYPES:
         return found.group(1)
@@ -67,8 +72,22 @@ def corpus_page_types(corpus: str | Path) -> dict[str, str]:
     with open(Path(corpus) / "index.jsonl", encoding="utf-8") as index:
         for line in index:
             entry = json.loads(line)
-            types[entry["id"]] = note_type(bool(entry["is_article"]), entry.get("note") or "", hand, entry["id"])
+            types[entry["id"]] = note_type(
+                bool(entry["is_article"]), entry.get("note") or "", hand, entry["id"], entry.get("page_type")
+            )
     return types
+
+
+def listing_kinds(corpus: str | Path) -> dict[str, str]:
+    """Page id -> ``listing_kind`` (home, pagination, taxonomy, ...) of the listings of a corpus that
+    names them (a whole-site corpus); empty for one that does not."""
+    kinds = {}
+    with open(Path(corpus) / "index.jsonl", encoding="utf-8") as index:
+        for line in index:
+            entry = json.loads(line)
+            if entry.get("listing_kind"):
+                kinds[entry["id"]] = str(entry["listing_kind"])
+    return kinds
 
 
 def page_types(ids: Sequence[str], corpus: str | Path) -> list[str]:

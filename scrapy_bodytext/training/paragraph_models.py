@@ -57,12 +57,18 @@ class ParagraphTable:
     page_rows: dict[int, np.ndarray] = field(default_factory=dict)  # page -> its rows in the table
 
     @classmethod
-    def of(cls, pages: Sequence[PageData], settings: ParagraphSettings) -> ParagraphTable:
+    def of(
+        cls, pages: Sequence[PageData], settings: ParagraphSettings, fitted: Sequence[bool] | None = None
+    ) -> ParagraphTable:
+        """Every candidate of ``pages``; the paragraphs of pages not ``fitted`` (a corpus whose gold
+        is only scored) weigh 0, so that no model is fitted on them."""
         page, index, base, label, weight = [], [], [], [], []
         for k, data in enumerate(pages):
             if data.paras is None:
                 continue
             share = 1.0 if data.is_article else settings.non_article_weight
+            if fitted is not None and not fitted[k]:
+                share = 0.0
             base.append(data.paras.rows.select(units.FEATURES))
             for i in data.paras.candidates:
                 page.append(k)
@@ -92,6 +98,7 @@ def per_source_weights(weights: np.ndarray, sources: Sequence[str]) -> np.ndarra
     names = np.array(sources)
     scaled = weights.copy()
     groups = [names == source for source in sorted(set(sources))]
+    groups = [members for members in groups if weights[members].sum() > 0]  # a source only scored weighs 0
     mean_total = weights.sum() / max(len(groups), 1)
     for members in groups:
         total = weights[members].sum()
@@ -136,6 +143,7 @@ def _fold_predictions(fold: str) -> tuple[np.ndarray, np.ndarray]:
     if not len(test):
         return test, np.zeros(0)
     train = table.rows_of(training_indices(pages, folds, fold))
+    train = train[table.weight[train] > 0]
     model = fit(x[train], table.label[train], table.weight[train])
     return test, model.predict(x[test])
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ...page.document import Document
 from .units import Paragraphs
@@ -54,8 +54,17 @@ _URL_LISTING_RE = re.compile(
 SHORT_TEXT = 40
 #: a line at least this long that is mostly a link is a headline linking to a story (a teaser)
 HEADLINE_CHARS = 40
-#: a URL path segment of at most this many words can name a service page
+#: a URL path segment of at most this many words can name a service page, or a taxonomy term
 SERVICE_SEGMENT_WORDS = 3
+#: a link text at most this long can be a record's prompt ("Read more", "Continue reading →")
+PROMPT_CHARS = 30
+#: a page number link's text has at most this many digits
+PAGE_NUMBER_DIGITS = 4
+#: the parts of a title around its separators ("Python | My Blog", "Tag: Python – My Blog")
+_TITLE_PARTS_RE = re.compile(r"\s+[|\-–—:·»/]\s+|\s*[|–—·»]\s*|:\s+")
+_SLUG_SPLIT_RE = re.compile(r"[-_+.\s]+")
+#: trailing path segments of a listing's later pages ("/page/2/", "/p/3", "/2/")
+_PAGE_SUFFIX_RE = re.compile(r"(?:/(?:page|p)(?:/|[-_]?)\d{1,4}|/\d{1,4})+/?$", re.IGNORECASE)
 
 #: Page evidence the judge weighs. Each was measured on the dev pages of each page type and kept when
 #: leaving it out made the judgement worse in site-grouped folds with every page type in training.
@@ -78,8 +87,20 @@ PAGE_FEATURES = (
     "log_tel_links",
     "log_booking_prompts",
     "service_title",
+    "log_article_elements",
+    "pagination",
+    "log_post_records",
+    "log_repeated_link_texts",
 )
-URL_FEATURES = ("url_slug_words", "url_long_number", "url_depth", "url_is_root", "url_shop_words", "url_service_words")
+URL_FEATURES = (
+    "url_slug_words",
+    "url_long_number",
+    "url_depth",
+    "url_is_root",
+    "url_shop_words",
+    "url_service_words",
+    "url_title_term",
+)
 SELECTION_FEATURES = (
     "selected_link_density",
     "log_paragraphs",
@@ -93,6 +114,7 @@ SELECTION_FEATURES = (
     "teaser_share",
     "log_selection_dates",
     "log_dated_records",
+    "selection_share",
 )
 #: main text shorter than this many characters is short: ``short_selection`` grows from 0 (this long)
 #: to 1 (empty), so that a page whose main text is a heading or a line can be judged apart from the
@@ -128,7 +150,8 @@ def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
     short_lines = "\n".join(t for t in texts if len(t) <= SHORT_TEXT).lower()
     in_records = sum(chars[i] for i, (lo, hi) in zip(paras.candidates, paras.records) if hi - lo > 1)
     code = tags.count("pre") + tags.count("code")  # documentation shows code
-    hrefs = [element.get("href") or "" for element, tag in zip(doc.elements, tags) if tag == "a"]
+    anchors = _short_links(doc)
+    hrefs = [element.get("href") or "" for element, _ in anchors]  # type: ignore[attr-defined]
     tel_links = sum(1 for href in hrefs if href[:4].lower() == "tel:")
     date_lines = float(paras.rows.column("dateline").sum()) if paras.candidates else 0.0
     return {
@@ -152,16 +175,81 @@ def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
         "log_tel_links": math.log1p(tel_links),
         "log_booking_prompts": math.log1p(len(BOOKING_RE.findall(text))),
         "service_title": 1.0 if SERVICE_TITLE_RE.search(doc.title) else 0.0,
-        **url_evidence(doc.url),
+        "log_article_elements": math.log1p(max(0, tags.count("article") - 1)),
+        "pagination": _pagination(doc, anchors),
+        "log_post_records": math.log1p(_post_records(paras)),
+        "log_repeated_link_texts": math.log1p(_repeated_link_texts(anchors)),
+        **url_evidence(doc.url, doc.title),
     }
 
 
-def url_evidence(url: str | None) -> dict[str, float]:
+def _short_links(doc: Document) -> list[tuple[object, str]]:
+    """The page's ``<a>`` elements with their text when it is at most ``PROMPT_CHARS`` long ("" for a
+    longer one: a headline, never a prompt or a page number), its length read from the prefix sums."""
+    chars = doc.prefix("chars")
+    starts, ends, texts = doc.slot_starts, doc.slot_ends, doc.texts
+    return [
+        (
+            doc.elements[e],
+            " ".join(texts[starts[e] : ends[e]]).strip() if chars[ends[e]] - chars[starts[e]] <= PROMPT_CHARS else "",
+        )
+        for e, tag in enumerate(doc.tags)
+        if tag == "a"
+    ]
+
+
+def _pagination(doc: Document, anchors: list[tuple[object, str]]) -> float:
+    """1 when the page links to the next or previous page of a series: ``rel="next"``/``"prev"``
+    links, or several page-number links (a link whose text is a number its address holds too) under
+    one parent or grandparent, as a listing's page navigation; else 0."""
+    containers: dict[object, int] = {}
+    for element, text in anchors:
+        rel = (element.get("rel") or "").lower().split()  # type: ignore[attr-defined]
+        if "next" in rel or "prev" in rel or "previous" in rel:
+            return 1.0
+        href = element.get("href") or ""  # type: ignore[attr-defined]
+        if text.isdigit() and len(text) <= PAGE_NUMBER_DIGITS and not href.startswith("#") and text in href:
+            parent = element.getparent()  # type: ignore[attr-defined]
+            for holder in (parent, parent.getparent() if parent is not None else None):
+                if holder is not None:
+                    containers[holder] = containers.get(holder, 0) + 1
+                    if containers[holder] >= 2:
+                        return 1.0
+    return 0.0
+
+
+def _post_records(paras: Paragraphs) -> int:
+    """Repeated records that hold a heading and a date or author line: the posts a listing shows
+    (a headline, a date, an excerpt, several times)."""
+    if not paras.candidates:
+        return 0
+    dated = paras.rows.column("record_dated")
+    found = set()
+    for k, record in enumerate(paras.records):
+        lo, hi = record
+        if hi - lo > 1 and dated[k] > 0 and record not in found and any(paras.heading[lo:hi]):
+            found.add(record)
+    return len(found)
+
+
+def _repeated_link_texts(anchors: list[tuple[object, str]]) -> int:
+    """The most links sharing one short text that lead to different addresses ("Read more" under
+    every post of a listing); numbers (page links) are not counted."""
+    targets: dict[str, set[str]] = {}
+    for element, text in anchors:
+        if text and not text.isdigit():
+            targets.setdefault(text.lower(), set()).add(element.get("href") or "")  # type: ignore[attr-defined]
+    return max((len(hrefs) for hrefs in targets.values()), default=1) - 1
+
+
+def url_evidence(url: str | None, title: str = "") -> dict[str, float]:
     """The URL's shape: article slugs and ids versus short section, shop, service and search paths.
     A missing URL gives zeros; a ``file:`` URL gives the words of its file name and of the folder it
     lies in (a site saved to disk keeps its paths there: ``tag/energy.html``), never the folders above,
-    and no depth (where the site's root lies on disk is unknown)."""
-    slug_words = long_number = depth = is_root = shop_words = service_words = 0.0
+    and no depth (where the site's root lies on disk is unknown). ``url_title_term``: the title's
+    first or last part is the URL's last path segment (before any page number), a term of at most
+    ``SERVICE_SEGMENT_WORDS`` words: a tag, category or section page is titled by its term."""
+    slug_words = long_number = depth = is_root = shop_words = service_words = title_term = 0.0
     parts = urlsplit(url) if url else None
     if parts is not None and parts.scheme in ("http", "https", "file"):
         path = parts.path
@@ -177,6 +265,7 @@ def url_evidence(url: str | None) -> dict[str, float]:
         long_number = 1.0 if _URL_NUMBER_RE.search(path) else 0.0
         shop_words = 1.0 if _URL_LISTING_RE.search(path) else 0.0
         service_words = 1.0 if any(_is_service_segment(segment) for segment in segments) else 0.0
+        title_term = 1.0 if _title_names_term(title, _PAGE_SUFFIX_RE.sub("", path)) else 0.0
     return {
         "url_slug_words": min(slug_words, 12.0) / 4,
         "url_long_number": long_number,
@@ -184,7 +273,21 @@ def url_evidence(url: str | None) -> dict[str, float]:
         "url_is_root": is_root,
         "url_shop_words": shop_words,
         "url_service_words": service_words,
+        "url_title_term": title_term,
     }
+
+
+def _title_names_term(title: str, path: str) -> bool:
+    """The title starts or ends with the last segment of ``path``, a term of a few words."""
+    last = unquote(path.rstrip("/").rpartition("/")[2])
+    words = [w for w in _SLUG_SPLIT_RE.split(re.sub(r"\.[a-z]{2,5}$", "", last.lower())) if w]
+    if not words or len(words) > SERVICE_SEGMENT_WORDS:
+        return False
+    parts = [p for p in _TITLE_PARTS_RE.split(title.lower()) if p.strip()]
+    if not parts:
+        return False
+    term = " ".join(words)
+    return any(" ".join(w for w in _SLUG_SPLIT_RE.split(part) if w) == term for part in (parts[0], parts[-1]))
 
 
 def _is_service_segment(segment: str) -> bool:
@@ -220,6 +323,7 @@ def article_row(
         "teaser_share": _teaser_chars(paras, keep) / selected if selected else 0.0,
         "log_selection_dates": math.log1p(dates),
         "log_dated_records": math.log1p(records),
+        "selection_share": selected / max(sum(chars), 1),
         **evidence,
     }
 
