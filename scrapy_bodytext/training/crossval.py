@@ -160,15 +160,16 @@ def selected_texts(
     relative_cut: float,
     guard: Guard | None = None,
     only: Sequence[int] | None = None,
+    first: list[list[float] | None] | None = None,
 ) -> dict[int, tuple[str, list[int]]]:
     """Per page with paragraphs (of ``only``, default all): the main text the selection gives and
-    the kept paragraphs."""
+    the kept paragraphs (the lead read from the first-pass scores ``first`` where given)."""
     found = {}
     for k in range(len(pages)) if only is None else only:
         data = pages[k]
         if data.paras is None:
             continue
-        keep = select(data.paras, scores[k], cut, relative_cut, guard)
+        keep = select(data.paras, scores[k], cut, relative_cut, guard, None if first is None else first[k])
         found[k] = ("\n".join(data.texts[i] for i in keep), keep)
     return found
 
@@ -281,13 +282,13 @@ def run_scheme(
     cuts = CUTS if fixed is None else (fixed.settings.cut,)
     for cut in cuts:
         for guard in GUARDS if fixed is None else (fixed.guard,):
-            chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles)
+            chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles, first=first)
             grid[cut, guard] = macro_figures(scorer.figures(chosen))
     cut, guard = recall_first(grid)
     cut_grid = {c: grid[c, guard] for c in cuts}
     guard_grid = {g: value for (c, g), value in grid.items() if c == cut}
     settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
-    chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
+    chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, first=first)
     texts = {k: text for k, (text, _) in chosen.items()}
     rows = {
         k: page_level.article_row(pages[k].paras, pages[k].evidence, without_comments(pages[k].paras, keep), second[k])
