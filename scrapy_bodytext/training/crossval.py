@@ -65,6 +65,7 @@ from .paragraph_models import (
     per_page,
 )
 from .peers import peer_texts
+from .policy import print_policy
 
 #: paragraph cuts tried; the one with the best OOF shingle F1 (mean over sources) is kept
 CUTS = (0.4, 0.45, 0.5, 0.55)
@@ -630,6 +631,10 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
                 pt, pp, pr, pf = peer.row()
                 line += f" {pt:.3f} | {pp:.3f} | {pr:.3f} | {pf:.3f} | {peer.recall_failures()} | {f - pf:+.3f} |"
             print(line)
+        chosen = selected_texts(
+            pages, scheme.second, scheme.settings.cut, scheme.settings.relative_cut, scheme.guard, first=scheme.first
+        )
+        print_policy(pages, {k: keep for k, (_, keep) in chosen.items()}, scheme.mode)
         if len(scheme.cut_grid) > 1:
             print()
             print(
