@@ -112,3 +112,28 @@ def test_a_lead_named_so_outside_the_anchor_region_is_kept_and_nothing_before_th
     first = [0.9 if i in (*body, above, lead) else 0.1 for i in range(len(texts))]
     keep = select(paras, second, 0.5, 0.5, None, first)
     assert lead in keep and above not in keep
+
+
+def test_the_recall_guard_adds_no_line_of_an_in_body_widget():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1>{BODY[:300]}<h2>What comes next</h2>"
+            "<form><p>Get the harbour news every morning.</p><button>Sign up now</button></form>"
+            "<aside><p>More from the coast this week.</p></aside>"
+            "<p>Read more: <a href=/2026/storm>The storm that wrecked the harbour walls in one night</a></p>"
+            f"<p>The council said <a href=/council>in a statement</a> that the work was done.</p>{BODY[300:]}"
+            "<footer><p>Filed under harbours and storms.</p></footer>"
+        )
+    )
+    body = {i for i, text in enumerate(texts) if text.startswith("Paragraph")}
+    scores = [0.9 if i in body else 0.3 for i in range(len(texts))]
+    keep = {texts[i] for i in select(paras, scores, 0.5, 0.5, Guard(share=0.9, cut=0.2))}
+    assert {"What comes next", "The council said in a statement that the work was done."} <= keep
+    assert not keep & {
+        TITLE,  # the headline is the result's title
+        "Get the harbour news every morning.",
+        "Sign up now",
+        "More from the coast this week.",
+        "Read more: The storm that wrecked the harbour walls in one night",
+        "Filed under harbours and storms.",
+    }

@@ -90,8 +90,9 @@ class Guard:
     the selection went astray and that core is kept the same way; and so is the title anchor's
     region (``context.anchor_region``) when the selection holds less than ``anchor_ratio`` of its
     prose (the selection sits in a comment thread or a sidebar beside a short post). ``share`` 0
-    turns the guard off. The guard never adds a caption, a picture credit or a byline
-    (``Paragraphs.captions``, ``Paragraphs.bylines``: docs/methods.md#what-main-text-is).
+    turns the guard off. The guard never adds the headline, a caption, a picture credit, a byline or a
+    widget's line (``Paragraphs.anchor``, ``captions``, ``bylines``, ``widgets``:
+    docs/methods.md#what-main-text-is).
     """
 
     share: float = 0.0
@@ -140,7 +141,7 @@ def select(
             lo, hi = anchor = context.anchor_region(paras, prose)
             if hi > lo and kept_prose(lo, hi) < guard.anchor_ratio * (prose[hi] - prose[lo]):
                 regions.append(anchor)
-    refused = furniture | paras.bylines
+    refused = furniture | paras.bylines | paras.widgets | {paras.anchor}  # the headline is the title
     for lo, hi in regions:
         kept.update(i for i in range(lo, hi) if scores[i] >= guard.cut and scores[i] > 0.0 and i not in refused)
     return sorted(kept)

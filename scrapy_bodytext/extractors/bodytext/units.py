@@ -163,7 +163,8 @@ class Paragraphs:
     anchor: int  # the heading that shows the page's title (``anchor``), -1: none
     furniture: frozenset[int]  # paragraphs that are page furniture whatever their scores (``is_furniture``)
     captions: frozenset[int]  # candidates that are captions or picture credits on their own evidence (``_captions``)
-    bylines: frozenset[int]  # candidates that are bylines on their own evidence (``_bylines``)
+    bylines: frozenset[int]  # candidates that are bylines on their own evidence
+    widgets: frozenset[int]  # candidates in a box built as a widget (``_widgets``)
     leads: frozenset[int]  # candidates in a container named as the lead (standfirst, summary)
     heading: list[bool]
     stop_density: list[float]  # per paragraph (0 for non-candidates)
@@ -299,6 +300,7 @@ def paragraphs(doc: Document) -> Paragraphs:
             for i in candidates
             if bits[owners[starts[i]]] & _BYLINE or (i in kinds and kinds[i][_BYLINE_KIND] and chars[i] < MAX_BYLINE)
         ),
+        _widgets(candidates, [bits[owners[starts[i]]] for i in candidates], segments, chars, links),
         frozenset(i for i in candidates if bits[owners[starts[i]]] & _LEAD),
         heading,
         stop_density,
@@ -329,6 +331,33 @@ def _captions(
             bit & _CAPTION
             or (bit & _FIGURE and not bit & _CAPTION_CONTEXT and tag not in _CODE_TAGS)
             or (line is not None and line[_CREDIT])
+        ):
+            found.add(i)
+    return frozenset(found)
+
+
+#: a lead-in before a link ("Read more: ..."): at most this many characters of text outside the link
+MAX_LEAD_IN = 30
+_LEAD_IN_MARKS = frozenset(":»›|>→")
+
+
+def _widgets(
+    candidates: list[int], bits: list[int], segments: list[str], chars: list[int], links: list[int]
+) -> frozenset[int]:
+    """Candidates in a box built as a widget rather than as prose: inside a form, a button or a
+    box around the content (``aside``, ``nav``, a ``footer`` or a page ``header``), or a link with a
+    short lead-in (a related story: "Read more: <link>", "Also: <link>")."""
+    found = set()
+    for i, bit, segment in zip(candidates, bits, segments):
+        if bit & (_FORM | _CHROME):
+            found.add(i)
+            continue
+        plain = chars[i] - links[i]
+        if (
+            links[i]
+            and plain <= MAX_LEAD_IN
+            and links[i] >= plain
+            and not _LEAD_IN_MARKS.isdisjoint(segment[: plain + 2])
         ):
             found.add(i)
     return frozenset(found)
