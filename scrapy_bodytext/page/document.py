@@ -29,7 +29,7 @@ from lxml import etree
 
 from .claims import PageClaims, read_claims
 from .reasons import Deadline, LimitExceeded, Reason
-from .rendering import render_tree
+from .rendering import needs_rendering, render_tree
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (docs/methods.md#removed-elements), plus
@@ -194,9 +194,11 @@ class Document:
         if body is None:
             body = root
         _clean(root)
-        render_tree(body)  # the characters a reader sees (docs/methods.md#rendered-text)
         skipped = self._flatten(body, max_nodes)
         if skipped and reveal_deferred(body, skipped, deadline):  # what a reader sees once scripts run
+            self._flatten(body, max_nodes)
+        if needs_rendering("".join(self.texts)):  # the characters a reader sees (docs/methods.md#rendered-text)
+            render_tree(body)
             self._flatten(body, max_nodes)
 
     # Page declarations, under the names methods use (see ``claims.PageClaims``).
