@@ -26,6 +26,7 @@ corpus with grouped cross-validation (no source or site both fitted and scored);
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -157,24 +158,31 @@ def article_captions(paras: units.Paragraphs, keep: list[int]) -> list[int]:
 
 
 def lead(paras: units.Paragraphs, first: list[float], cut: float, body: int) -> list[int]:
-    """The article's lead (standfirst) that the second pass may veto: paragraphs before the body's
-    first paragraph ``body`` that lie after the title anchor, in the anchor's region, or in a
-    container named as the lead, and whose own first-pass score reaches ``cut``; never a caption,
-    a credit, a byline or furniture (docs/methods.md#what-main-text-is)."""
+    """The article's lead (standfirst) that the second pass may veto, kept when its own first-pass
+    score reaches ``cut``: between the title anchor and the body's first paragraph ``body``, the
+    paragraphs of a container named as the lead, else (none named before it) the first paragraph
+    after the headline in the anchor's region (bylines, captions and furniture passed over; a heading ends the search); never a
+    caption, a credit, a byline or furniture (docs/methods.md#what-main-text-is)."""
     anchor = paras.anchor
     if anchor < 0 or anchor >= body:
         return []
     lo, hi = context.anchor_region(paras, [0.0, *accumulate(context.prose_weights(paras))])
-    refused = paras.furniture | paras.captions | paras.bylines
-    return [
-        i
-        for i in paras.candidates
-        if anchor < i < body
-        and (lo <= i < hi or i in paras.leads)
-        and first[i] >= cut
-        and i not in refused
-        and not paras.heading[i]
-    ]
+    passed = paras.furniture | paras.captions | paras.bylines
+    found, unnamed = [], True
+    for i in paras.candidates[bisect_right(paras.candidates, anchor) :]:
+        if i >= body:
+            break
+        if i in passed:
+            continue
+        if i in paras.leads:  # a container named as the lead: the lead is there
+            unnamed = False
+            if first[i] >= cut:
+                found.append(i)
+        elif unnamed:
+            unnamed = False
+            if first[i] >= cut and lo <= i < hi and not paras.heading[i]:
+                found.append(i)
+    return found
 
 
 def extract(doc: Document, options: Options) -> Extraction:
