@@ -103,6 +103,13 @@ def test_ruby_annotations_are_left_out_and_the_base_text_kept():
     assert _rendered_text("<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>を読む</p>") == "漢字を読む"
 
 
+def test_the_fallback_content_of_media_is_not_drawn():
+    assert _rendered_text(
+        "<p>Listen:</p><audio controls src=a.mp3>Your browser does not support the audio element.</audio>"
+        "<video><p>No video for you.</p></video><canvas>A chart.</canvas><iframe>frame text</iframe><p>After</p>"
+    ) == ("Listen:\nAfter")
+
+
 def test_block_elements_of_the_browser_style_sheet_end_lines():
     assert _rendered_text("<hgroup><p>Kicker</p>Headline</hgroup><search>Find</search>after") == (
         "Kicker\nHeadline\nFind\nafter"

@@ -33,8 +33,11 @@ from .rendering import needs_rendering, render_tree
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (docs/methods.md#removed-elements), plus
-#: non-HTML islands and ruby annotations (a reader reads the base text: ``<ruby>漢<rt>kan</rt></ruby>``)
-REMOVED_TAGS = ("script", "style", "noscript", "template", "svg", "math", "head", "rt", "rp")
+#: non-HTML islands, ruby annotations (a reader reads the base text: ``<ruby>漢<rt>kan</rt></ruby>``) and the
+#: fallback content of media a browser plays or draws ("Your browser does not support the audio element")
+REMOVED_TAGS = (
+    "script", "style", "noscript", "template", "svg", "math", "head", "rt", "rp", "audio", "video", "canvas", "iframe"
+)  # fmt: skip
 #: elements that end a line of output text (docs/methods.md#output-lines)
 BLOCK_TAGS = frozenset(
     "p div li ul ol dl dt dd h1 h2 h3 h4 h5 h6 br hr tr table thead tbody tfoot caption blockquote "
