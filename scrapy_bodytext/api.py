@@ -172,6 +172,7 @@ def extract_with_config(
             write_selection(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
         )
         plain_text = write_selection(doc, found.slots) if config.plain_text and output_format != "text" else ""
+        captions = write_selection(doc, found.caption_slots)
     except LimitExceeded as exc:
         return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)
     except Exception as exc:  # noqa: BLE001 - a bug in a method or a writer must not stop a crawl
@@ -200,6 +201,7 @@ def extract_with_config(
         encoding=used_encoding,
         output_format=output_format,
         comments=comments,
+        captions=captions,
         plain_text=plain_text,
         debug=debug,
         **result_values(metadata, doc.lang or doc.meta_lang, found.language),

@@ -43,6 +43,7 @@ class ExtractionResult:
     tags: tuple[str, ...] = ()
     section: str | None = None
     comments: str = ""  # reader comments, when asked for (never part of ``text``)
+    captions: str = ""  # the article's picture captions and credits, one per line (never part of ``text``)
     output_format: str = "text"  # how ``text`` is written: "text", "markdown" or "html"
     plain_text: str = ""  # ``text`` as plain text too, when asked for and ``output_format`` is another
     debug: dict = field(default_factory=dict, compare=False, repr=False)
@@ -89,6 +90,7 @@ VALUE_NAMES: dict[str, str] = {
     "tags": "tags",
     "section": "section",
     "comments": "comments",
+    "captions": "captions",
     "output_format": "output_format",
 }
 

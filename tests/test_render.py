@@ -67,3 +67,76 @@ def test_no_method_glues_words_on_real_pages(corpus, name):
         if (found := glued_words(extract(page.body, url=page.url, extractor=name).text, page_words(page.body)))
     }
     assert glued == {}
+
+
+# --- the characters and elements a reader sees (docs/methods.md#rendered-text) ---------------------
+
+
+def _rendered_text(body: str) -> str:
+    doc = Document(parse_html(f"<html><body>{body}</body></html>").root)
+    return render_slots(doc, range(len(doc.texts)))
+
+
+def test_soft_hyphens_are_not_drawn():
+    assert _rendered_text("<p>Bundes&shy;verfassungs&#173;gericht</p>") == "Bundesverfassungsgericht"
+
+
+def test_zero_width_characters_are_not_drawn_and_a_node_of_nothing_else_is_no_text():
+    assert _rendered_text("<p>zero&#8203;width join&#8288;er</p><p>&#8203;</p><p>&#xfeff;next</p>") == (
+        "zerowidth joiner\nnext"
+    )
+
+
+def test_joiners_that_shape_a_script_are_kept():
+    assert (
+        _rendered_text("<p>\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p>")
+        == "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    )
+
+
+def test_text_is_composed_as_nfc():
+    text = _rendered_text("<p>Cafe\u0301 <b>Zu\u0308rich</b></p>")
+    assert text == "Caf\u00e9 Z\u00fcrich" and len(text) == 11
+
+
+def test_ruby_annotations_are_left_out_and_the_base_text_kept():
+    assert _rendered_text("<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby>を読む</p>") == "漢字を読む"
+
+
+def test_the_fallback_content_of_media_is_not_drawn():
+    assert _rendered_text(
+        "<p>Listen:</p><audio controls src=a.mp3>Your browser does not support the audio element.</audio>"
+        "<video><p>No video for you.</p></video><canvas>A chart.</canvas><iframe>frame text</iframe><p>After</p>"
+    ) == ("Listen:\nAfter")
+
+
+def test_block_elements_of_the_browser_style_sheet_end_lines():
+    assert _rendered_text("<hgroup><p>Kicker</p>Headline</hgroup><search>Find</search>after") == (
+        "Kicker\nHeadline\nFind\nafter"
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "joint"),
+    [
+        ('He called it "', "Dune", ""),  # an opening straight quote
+        ('"Dune', '" and', ""),  # a closing one
+        ("The Times", "'s", ""),  # an apostrophe after a word
+        ("Dune", '"', ""),
+        ("said:", '"Go', " "),  # a quote that opens the next text
+    ],
+)
+def test_straight_quotes_join_the_text_they_enclose(before, after, joint):
+    assert inline_joint(before, after) == joint
+
+
+def test_metrics_read_gold_and_output_as_rendered():
+    from scrapy_bodytext.evaluation.metrics import shingle_match
+
+    assert (
+        shingle_match(
+            "Bundesverfassungsgericht urteilt heute über Café",
+            "Bundes\u00adverfassungs\u00adgericht urteilt heute über Cafe\u0301",
+        ).f1
+        == 1.0
+    )

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
+from ..page.rendering import rendered
 from ..page.tokens import words
 
 #: shingle length of the article-extraction-benchmark
@@ -18,8 +19,9 @@ SHINGLE_SIZE = 4
 
 
 def bag_of_words(text: str) -> Counter:
-    """Case-sensitive multiset of the words of ``text`` (``page.tokens.words``)."""
-    return Counter(words(text))
+    """Case-sensitive multiset of the words of ``text`` as a reader sees them (``page.rendering``,
+    ``page.tokens.words``)."""
+    return Counter(words(rendered(text)))
 
 
 def prf(predicted: Counter, gold: Counter) -> tuple[float, float, float]:
@@ -50,8 +52,9 @@ def token_f1(predicted: str, gold: str) -> float:
 
 def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter:
     """Multiset of the runs of ``size`` consecutive words; a text with fewer tokens is
-    one shingle of all of them, an empty text none."""
-    tokens = words(text)
+    one shingle of all of them, an empty text none. Words as a reader sees them: a soft hyphen or a
+    decomposed accent in a gold text or an output is no word break (``page.rendering``)."""
+    tokens = words(rendered(text))
     if len(tokens) <= size:
         return Counter([tuple(tokens)]) if tokens else Counter()
     return Counter(zip(*(tokens[offset:] for offset in range(size))))

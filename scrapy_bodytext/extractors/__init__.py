@@ -43,6 +43,7 @@ class Extraction:
     debug: dict = field(default_factory=dict)
     comment_slots: Sequence[int] = ()
     page_type: str | None = None  # the method's page type (``None``: it tells only articles apart)
+    caption_slots: Sequence[int] = ()  # the article's captions and picture credits, where told apart
 
 
 def names() -> list[str]:

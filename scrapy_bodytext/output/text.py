@@ -6,7 +6,8 @@ focused</strong><span class="block">Notion</span>``) are joined by a space: such
 mostly laid out apart by style sheets (menu items, labels, teaser parts). They are joined without
 one where the page reads on in the same word or number (a lowercase letter after a letter or digit:
 a drop cap ``<b>T</b>he``, ``33<sup>rd</sup>``; a digit after a digit), before closing punctuation,
-after an opening bracket, and between characters of scripts written without spaces (CJK, Thai) --
+after an opening bracket, at straight quotes that close or open the text beside them (``"<i>Dune</i>"``, an
+apostrophe after a word: ``<i>Times</i>'s``), and between characters of scripts written without spaces (CJK, Thai) --
 except where the two are the texts of two different links (a tag list, page numbers): separate items.
 """
 
@@ -27,6 +28,7 @@ _MARKS = ("", CELL, LINE)
 _CLOSING = frozenset(",.;:!?)]}%»”’…/-–")
 _OPENING = frozenset("([{«“‘¿¡/-–")
 _UNSPACED = re.compile(f"[{UNSPACED_RANGES}]")
+_STRAIGHT_QUOTES = frozenset("\"'")
 
 
 def inline_joint(before: str, after: str, separate_items: bool = False) -> str:
@@ -38,6 +40,10 @@ def inline_joint(before: str, after: str, separate_items: bool = False) -> str:
         return " "
     last, first = before[-1], after[0]
     if first in _CLOSING or last in _OPENING:
+        return ""
+    if first in _STRAIGHT_QUOTES and (last.isalnum() or not after[1:2].isalnum()):  # a closing quote, an apostrophe
+        return ""
+    if last in _STRAIGHT_QUOTES and not before[-2:-1].isalnum():  # an opening quote
         return ""
     if (last.isalnum() and first.islower()) or (last.isdigit() and first.isdigit()):
         return ""

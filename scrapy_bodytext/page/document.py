@@ -29,16 +29,21 @@ from lxml import etree
 
 from .claims import PageClaims, read_claims
 from .reasons import Deadline, LimitExceeded, Reason
+from .rendering import needs_rendering, render_tree
 from .tokens import count_tokens
 
 #: removed with their content before anything is counted (docs/methods.md#removed-elements), plus
-#: non-HTML islands
-REMOVED_TAGS = ("script", "style", "noscript", "template", "svg", "math", "head")
+#: non-HTML islands, ruby annotations (a reader reads the base text: ``<ruby>漢<rt>kan</rt></ruby>``) and the
+#: fallback content of media a browser plays or draws ("Your browser does not support the audio element")
+REMOVED_TAGS = (
+    "script", "style", "noscript", "template", "svg", "math", "head", "rt", "rp", "audio", "video", "canvas", "iframe"
+)  # fmt: skip
 #: elements that end a line of output text (docs/methods.md#output-lines)
 BLOCK_TAGS = frozenset(
     "p div li ul ol dl dt dd h1 h2 h3 h4 h5 h6 br hr tr table thead tbody tfoot caption blockquote "
     "pre section article main aside header footer nav form fieldset legend figure figcaption address "
-    "details summary center body html option select textarea dialog menu".split()
+    "details summary center body html option select textarea dialog menu hgroup search dir optgroup "
+    "listing xmp plaintext frameset".split()
 )
 CELL_TAGS = frozenset(("td", "th"))
 VOID_TAGS = frozenset(
@@ -194,6 +199,9 @@ class Document:
         _clean(root)
         skipped = self._flatten(body, max_nodes)
         if skipped and reveal_deferred(body, skipped, deadline):  # what a reader sees once scripts run
+            self._flatten(body, max_nodes)
+        if needs_rendering("".join(self.texts)):  # the characters a reader sees (docs/methods.md#rendered-text)
+            render_tree(body)
             self._flatten(body, max_nodes)
 
     # Page declarations, under the names methods use (see ``claims.PageClaims``).

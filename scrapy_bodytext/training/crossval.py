@@ -67,6 +67,7 @@ from .paragraph_models import (
     per_page,
 )
 from .peers import peer_texts
+from .policy import print_policy
 
 #: paragraph cuts tried; the one with the best OOF shingle F1 (mean over sources) is kept
 CUTS = (0.4, 0.45, 0.5, 0.55)
@@ -168,15 +169,16 @@ def selected_texts(
     relative_cut: float,
     guard: Guard | None = None,
     only: Sequence[int] | None = None,
+    first: list[list[float] | None] | None = None,
 ) -> dict[int, tuple[str, list[int]]]:
     """Per page with paragraphs (of ``only``, default all): the main text the selection gives and
-    the kept paragraphs."""
+    the kept paragraphs (the lead read from the first-pass scores ``first`` where given)."""
     found = {}
     for k in range(len(pages)) if only is None else only:
         data = pages[k]
         if data.paras is None:
             continue
-        keep = select(data.paras, scores[k], cut, relative_cut, guard)
+        keep = select(data.paras, scores[k], cut, relative_cut, guard, None if first is None else first[k])
         found[k] = ("\n".join(data.texts[i] for i in keep), keep)
     return found
 
@@ -321,13 +323,13 @@ def run_scheme(
     cuts = CUTS if fixed is None else (fixed.settings.cut,)
     for cut in cuts:
         for guard in GUARDS if fixed is None else (fixed.guard,):
-            chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles)
+            chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, only=articles, first=first)
             grid[cut, guard] = macro_figures(scorer.figures(chosen))
     cut, guard = recall_first(grid)
     cut_grid = {c: grid[c, guard] for c in cuts}
     guard_grid = {g: value for (c, g), value in grid.items() if c == cut}
     settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
-    chosen = selected_texts(pages, second, cut, settings.relative_cut, guard)
+    chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, first=first)
     texts = {k: text for k, (text, _) in chosen.items()}
     rows = {
         k: page_level.article_row(pages[k].paras, pages[k].evidence, without_comments(pages[k].paras, keep), second[k])
@@ -734,6 +736,10 @@ def print_report(pages, schemes: list[Scheme], peer_figures, groups: list[str]) 
             print_text(scheme, corpus, peer_figures[corpus] if corpus in peer_figures else {})
         for corpus, ks in members.items():
             print_judgement(pages, scheme, corpus, ks, groups)
+        chosen = selected_texts(
+            pages, scheme.second, scheme.settings.cut, scheme.settings.relative_cut, scheme.guard, first=scheme.first
+        )
+        print_policy(pages, {k: keep for k, (_, keep) in chosen.items()}, scheme.mode)
         tried = scheme.article["tried"]
         if len(tried) > 1:
             print()

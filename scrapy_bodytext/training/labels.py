@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
+from ..page.rendering import rendered
 from ..page.tokens import words
 
 #: matching runs shorter than this many tokens are ignored unless they cover a whole paragraph
@@ -28,7 +29,7 @@ def paragraph_labels(texts: list[str], gold: str) -> list[float]:
         tokens.extend(found)
         owners.extend([index] * len(found))
         sizes.append(len(found))
-    gold_tokens = words(gold.lower())
+    gold_tokens = words(rendered(gold).lower())
     matched = [0] * len(texts)
     matcher = SequenceMatcher(None, tokens, gold_tokens, autojunk=False)
     for start, _, size in matcher.get_matching_blocks():

@@ -26,6 +26,7 @@ corpus with grouped cross-validation (no source or site both fitted and scored);
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -90,7 +91,9 @@ class Guard:
     the selection went astray and that core is kept the same way; and so is the title anchor's
     region (``context.anchor_region``) when the selection holds less than ``anchor_ratio`` of its
     prose (the selection sits in a comment thread or a sidebar beside a short post). ``share`` 0
-    turns the guard off.
+    turns the guard off. The guard never adds the headline, a caption, a picture credit, a byline or a
+    widget's line (``Paragraphs.anchor``, ``captions``, ``bylines``, ``widgets``:
+    docs/methods.md#what-main-text-is).
     """
 
     share: float = 0.0
@@ -100,16 +103,25 @@ class Guard:
 
 
 def select(
-    paras: units.Paragraphs, scores: list[float], cut: float, relative_cut: float, guard: Guard | None = None
+    paras: units.Paragraphs,
+    scores: list[float],
+    cut: float,
+    relative_cut: float,
+    guard: Guard | None = None,
+    first: list[float] | None = None,
 ) -> list[int]:
     """Indices of the main-text paragraphs: scored at or above the cut — which comes down to
     ``relative_cut`` times the best score on pages whose best paragraph is below it, so that an
-    unusual template does not leave a real article with no text — and not page furniture; then
-    widened by the recall guard to the regions the article lies in."""
+    unusual template does not leave a real article with no text — and neither page furniture nor a
+    caption or picture credit (``Paragraphs.captions``: the result's ``captions``); with the lead the
+    first-pass scores (``first``) keep on its own evidence (``lead``); then widened by the recall
+    guard to the regions the article lies in."""
     best = max(scores, default=0.0)
     cut = min(cut, relative_cut * best)
-    furniture = paras.furniture
+    furniture = paras.furniture | paras.captions
     keep = [i for i, value in enumerate(scores) if value >= cut and value > 0.0 and i not in furniture]
+    if first is not None and keep:
+        keep = sorted({*keep, *lead(paras, first, cut, keep[0])})
     if guard is None or not guard.share or not keep:
         return keep
     chars = paras.chars
@@ -130,9 +142,47 @@ def select(
             lo, hi = anchor = context.anchor_region(paras, prose)
             if hi > lo and kept_prose(lo, hi) < guard.anchor_ratio * (prose[hi] - prose[lo]):
                 regions.append(anchor)
+    refused = furniture | paras.bylines | paras.widgets | {paras.anchor}  # the headline is the title
     for lo, hi in regions:
-        kept.update(i for i in range(lo, hi) if scores[i] >= guard.cut and scores[i] > 0.0 and i not in furniture)
+        kept.update(i for i in range(lo, hi) if scores[i] >= guard.cut and scores[i] > 0.0 and i not in refused)
     return sorted(kept)
+
+
+def article_captions(paras: units.Paragraphs, keep: list[int]) -> list[int]:
+    """The captions and picture credits of the article (``Paragraphs.captions``): those from its title
+    anchor, or its first kept paragraph, to its last."""
+    if not keep:
+        return []
+    lo = paras.anchor if 0 <= paras.anchor < keep[0] else keep[0]
+    return sorted(i for i in paras.captions if lo <= i <= keep[-1])
+
+
+def lead(paras: units.Paragraphs, first: list[float], cut: float, body: int) -> list[int]:
+    """The article's lead (standfirst) that the second pass may veto, kept when its own first-pass
+    score reaches ``cut``: between the title anchor and the body's first paragraph ``body``, the
+    paragraphs of a container named as the lead, else (none named before it) the first paragraph
+    after the headline in the anchor's region (bylines, captions and furniture passed over; a heading ends the search); never a
+    caption, a credit, a byline or furniture (docs/methods.md#what-main-text-is)."""
+    anchor = paras.anchor
+    if anchor < 0 or anchor >= body:
+        return []
+    lo, hi = context.anchor_region(paras, [0.0, *accumulate(context.prose_weights(paras))])
+    passed = paras.furniture | paras.captions | paras.bylines
+    found, unnamed = [], True
+    for i in paras.candidates[bisect_right(paras.candidates, anchor) :]:
+        if i >= body:
+            break
+        if i in passed:
+            continue
+        if i in paras.leads:  # a container named as the lead: the lead is there
+            unnamed = False
+            if first[i] >= cut:
+                found.append(i)
+        elif unnamed:
+            unnamed = False
+            if first[i] >= cut and lo <= i < hi and not paras.heading[i]:
+                found.append(i)
+    return found
 
 
 def extract(doc: Document, options: Options) -> Extraction:
@@ -142,10 +192,11 @@ def extract(doc: Document, options: Options) -> Extraction:
     if not paras.candidates:
         return Extraction((), 0.0, "no text", paras.language)
     cut = model.cut if options.min_paragraph_probability is None else options.min_paragraph_probability
-    keep = select(paras, scored.scores, cut, model.relative_cut, model.guard)
+    keep = select(paras, scored.scores, cut, model.relative_cut, model.guard, scored.first)
     starts, ends = paras.starts, paras.ends
     slots = [slot for i in keep for slot in range(starts[i], ends[i])]
     comment_slots = [slot for i in comment_paragraphs(paras, keep) for slot in range(starts[i], ends[i])]
+    caption_slots = [slot for i in article_captions(paras, keep) for slot in range(starts[i], ends[i])]
     # the page is judged on its article: a comment thread the selection reached into is left out of
     # the judge's evidence, but not out of the main text (a thread found where an article's own
     # paragraphs are would otherwise take the article's text with it)
@@ -160,4 +211,5 @@ def extract(doc: Document, options: Options) -> Extraction:
         {"paragraphs": len(starts), "kept": len(keep)},
         comment_slots,
         page_type,
+        caption_slots,
     )

@@ -104,7 +104,15 @@ _CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓ�
 _SAMPLE = 400  # characters of a paragraph read for digit and capital shares
 
 # structural context bits, inherited by descendants
-_NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE, _COMMENTS = (1 << i for i in range(11))
+_NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE, _COMMENTS, _CAPTION, _LEAD, _BYLINE = (
+    1 << i for i in range(14)
+)
+#: class/id words (at the start of a token) of a picture's caption or credit, and of a byline: the
+#: policy's evidence that a line is not main text (docs/methods.md#what-main-text-is); no feature
+_CAPTION_RE = re.compile(r"caption|credit|figcaption|photographer|photo-?credit")
+_BYLINE_RE = re.compile(r"byline|author")
+#: class/id words of the lead under the headline (standfirst, summary, dek): the article's own
+_LEAD_RE = re.compile(r"lead$|lede$|standfirst|summary|intro$|dek$|deck$|excerpt|abstract|subhead|subtitle|sapo$")
 #: class/id words of reader-comment threads (a subset of the boilerplate words, kept apart: the
 #: comments can be given separately)
 _COMMENTS_RE = re.compile(r"comment|reply|replies|respond|discuss|disqus|talkback|leserbrief|kommentar")
@@ -116,7 +124,7 @@ _TAG_BITS = {
     "footer": _CHROME,
     "header": _CHROME,
     "figure": _FIGURE,
-    "figcaption": _FIGURE,
+    "figcaption": _FIGURE | _CAPTION,
     "li": _LIST,
     "dd": _LIST,
     "dt": _LIST,
@@ -154,6 +162,10 @@ class Paragraphs:
     groups: tuple[np.ndarray, np.ndarray, np.ndarray]  # per candidate: its group's range and members (``groups``)
     anchor: int  # the heading that shows the page's title (``anchor``), -1: none
     furniture: frozenset[int]  # paragraphs that are page furniture whatever their scores (``is_furniture``)
+    captions: frozenset[int]  # candidates that are captions or picture credits on their own evidence (``_captions``)
+    bylines: frozenset[int]  # candidates that are bylines on their own evidence
+    widgets: frozenset[int]  # candidates in a box built as a widget (``_widgets``)
+    leads: frozenset[int]  # candidates in a container named as the lead (standfirst, summary)
     heading: list[bool]
     stop_density: list[float]  # per paragraph (0 for non-candidates)
     language: str | None
@@ -282,12 +294,73 @@ def paragraphs(doc: Document) -> Paragraphs:
         groups.group_ranges(doc, starts, blocks_of),
         title_anchor(doc, candidates, heading, segments),
         furniture,
+        _captions(candidates, [bits[owners[starts[i]]] for i in candidates], [tags[b] for b in blocks_of], kinds),
+        frozenset(
+            i
+            for i in candidates
+            if bits[owners[starts[i]]] & _BYLINE or (i in kinds and kinds[i][_BYLINE_KIND] and chars[i] < MAX_BYLINE)
+        ),
+        _widgets(candidates, [bits[owners[starts[i]]] for i in candidates], segments, chars, links),
+        frozenset(i for i in candidates if bits[owners[starts[i]]] & _LEAD),
         heading,
         stop_density,
         language,
         best_p,
         tags.count("a"),
     )
+
+
+_BYLINE_KIND = KINDS.index("byline")
+#: a byline is a short line (an author's name, a date, a role)
+MAX_BYLINE = 120
+#: inside a figure, a table, quote, list or code block is the article's own, not a caption
+_CAPTION_CONTEXT = _TABLE | _QUOTE | _LIST
+_CODE_TAGS = frozenset(("pre", "code"))
+
+
+def _captions(
+    candidates: list[int], bits: list[int], block_tags: list[str], kinds: dict[int, tuple[float, ...]]
+) -> frozenset[int]:
+    """Candidates whose own evidence marks them a caption or a picture credit: inside a
+    ``figcaption``, or a ``figure`` (not in a table, quote, list or code block it holds), named so by
+    a near class/id word, or a credit line (``vocabulary``)."""
+    found = set()
+    for i, bit, tag in zip(candidates, bits, block_tags):
+        line = kinds.get(i)
+        if (
+            bit & _CAPTION
+            or (bit & _FIGURE and not bit & _CAPTION_CONTEXT and tag not in _CODE_TAGS)
+            or (line is not None and line[_CREDIT])
+        ):
+            found.add(i)
+    return frozenset(found)
+
+
+#: a lead-in before a link ("Read more: ..."): at most this many characters of text outside the link
+MAX_LEAD_IN = 30
+_LEAD_IN_MARKS = frozenset(":»›|>→")
+
+
+def _widgets(
+    candidates: list[int], bits: list[int], segments: list[str], chars: list[int], links: list[int]
+) -> frozenset[int]:
+    """Candidates in a box built as a widget rather than as prose: inside a form, a button or a
+    box around the content (``aside``, ``nav``, a ``footer`` or a page ``header``), or a link with a
+    short lead-in (a related story: "Read more: <link>", "Also: <link>")."""
+    found = set()
+    for i, bit, segment in zip(candidates, bits, segments):
+        if bit & (_FORM | _CHROME):
+            found.add(i)
+            continue
+        plain = chars[i] - links[i]
+        if (
+            links[i]
+            and plain <= MAX_LEAD_IN
+            and links[i] >= plain
+            and not _LEAD_IN_MARKS.isdisjoint(segment[: plain + 2])
+        ):
+            found.add(i)
+    return frozenset(found)
 
 
 def _stop_density(doc: Document, language: str | None, firsts: list[int], lasts: list[int]) -> np.ndarray:
@@ -640,7 +713,7 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
     if len(verdicts) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
         verdicts.clear()
     elements, tags, parents = doc.elements, doc.tags, doc.parents
-    near = _NEG | _POS
+    near = _NEG | _POS | _CAPTION | _LEAD | _BYLINE
     for element in wanted:
         path = []
         while element not in bits:
@@ -681,11 +754,15 @@ def _name_verdict(names: str) -> int:
     """_NEG when a class/id token starts with a boilerplate word (and _COMMENTS too for a comment
     thread's), else _POS for a content word."""
     tokens = _NAME_SPLIT_RE.split(names.lower())
+    policy = 0
+    for bit, pattern in ((_CAPTION, _CAPTION_RE), (_LEAD, _LEAD_RE), (_BYLINE, _BYLINE_RE)):
+        if any(pattern.match(token) for token in tokens):
+            policy |= bit
     if any(_NEGATIVE_RE.match(token) for token in tokens):
-        return _NEG | (_COMMENTS if any(_COMMENTS_RE.match(token) for token in tokens) else 0)
+        return _NEG | policy | (_COMMENTS if any(_COMMENTS_RE.match(token) for token in tokens) else 0)
     if any(_POSITIVE_RE.match(token) for token in tokens):
-        return _POS
-    return 0
+        return _POS | policy
+    return policy
 
 
 def _best_node(doc: Document, candidates) -> tuple[int, float]:

@@ -1,0 +1,140 @@
+"""What main text is (docs/methods.md#what-main-text-is): captions and credits are never main text
+and go to ``captions``, the recall guard never adds a caption or a byline, the lead is kept on its
+own first-pass evidence. Scores are set by hand where the rule, not the fitted model, is tested."""
+
+from __future__ import annotations
+
+from scrapy_bodytext import extract
+from scrapy_bodytext.api import load_document
+from scrapy_bodytext.config import ExtractConfig
+from scrapy_bodytext.extractors.bodytext import Guard, select, units
+
+BODY = "".join(
+    f"<p>Paragraph {n} tells how the fishermen, the council and the builders worked through the nights "
+    "to get the harbour walls back up before the winter season began.</p>"
+    for n in range(6)
+)
+TITLE = "Harbour reopens after the storm"
+
+
+def page(inside: str) -> str:
+    return f"<html><head><title>{TITLE}</title></head><body><nav><a href=/>Home</a></nav><article>{inside}</article></body></html>"
+
+
+def paragraphs_of(html: str) -> tuple[units.Paragraphs, list[str]]:
+    doc = load_document(html, ExtractConfig(), url="https://news.example/2026/harbour")
+    paras = units.paragraphs(doc)
+    texts = [" ".join("".join(doc.texts[s] for s in range(a, b)).split()) for a, b in zip(paras.starts, paras.ends)]
+    return paras, texts
+
+
+def index_of(texts: list[str], start: str) -> int:
+    return next(i for i, text in enumerate(texts) if text.startswith(start))
+
+
+def test_a_figcaption_is_a_caption_not_main_text_and_goes_to_captions():
+    html = page(
+        f"<h1>{TITLE}</h1>{BODY[:400]}<figure><img src=wall.jpg><figcaption>The rebuilt harbour wall on Monday "
+        f"morning, seen from the pier, after three weeks of work.</figcaption></figure>{BODY[400:]}"
+    )
+    result = extract(html, url="https://news.example/2026/harbour")
+    assert "rebuilt harbour wall" not in result.text and "Paragraph 5" in result.text
+    assert (
+        result.captions == "The rebuilt harbour wall on Monday morning, seen from the pier, after three weeks of work."
+    )
+
+
+def test_text_a_figure_holds_in_a_table_quote_or_code_block_is_not_a_caption():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1>{BODY}<figure><table><tr><td>Boats sunk</td><td>4</td></tr></table></figure>"
+            "<figure><blockquote><p>We worked every night.</p></blockquote></figure>"
+            "<figure><pre>walls = rebuild(harbour)</pre><figcaption>The plan</figcaption></figure>"
+        )
+    )
+    assert {texts[i] for i in paras.captions} == {"The plan"}
+
+
+def test_caption_and_credit_class_words_and_credit_lines_mark_captions():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1>{BODY}<div class='wp-caption'><img src=a.jpg><p>Boats in the harbour.</p></div>"
+            "<span class='image-credit'>Jane Roe</span><p>Photo: John Doe</p>"
+        )
+    )
+    assert {texts[i] for i in paras.captions} == {"Boats in the harbour.", "Jane Roe", "Photo: John Doe"}
+
+
+def test_the_recall_guard_adds_no_caption_or_byline_but_adds_other_lines_of_the_core():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1><div class='byline'>Jane Smith, harbour reporter</div>{BODY[:300]}"
+            "<h2>What comes next</h2><span class='photo-credit'>Agency pictures</span>"
+            f"<p>By Jane Smith and John Doe</p>{BODY[300:]}"
+        )
+    )
+    body = {i for i, text in enumerate(texts) if text.startswith("Paragraph")}
+    scores = [0.9 if i in body else 0.3 for i in range(len(texts))]  # every other line between the guard's cuts
+    keep = {texts[i] for i in select(paras, scores, 0.5, 0.5, Guard(share=0.9, cut=0.2))}
+    assert "What comes next" in keep
+    assert not keep & {"Jane Smith, harbour reporter", "Agency pictures", "By Jane Smith and John Doe"}
+
+
+def test_the_lead_is_kept_on_its_own_evidence_where_the_second_pass_vetoes_it():
+    paras, texts = paragraphs_of(
+        page(
+            f"<header><h1>{TITLE}</h1><p>The town's harbour opened again on Monday, three weeks after the storm "
+            "that wrecked its walls.</p><p class='byline'>By Jane Smith</p></header>"
+            f"<figure><img src=a.jpg><figcaption>The harbour on Monday.</figcaption></figure>{BODY}"
+        )
+    )
+    lead, byline, caption = (index_of(texts, s) for s in ("The town's", "By Jane", "The harbour on"))
+    body = [i for i, text in enumerate(texts) if text.startswith("Paragraph")]
+    second = [0.9 if i in body else 0.1 for i in range(len(texts))]
+    first = [0.9 if i in body or i in (lead, byline, caption) else 0.1 for i in range(len(texts))]
+    assert paras.anchor == index_of(texts, TITLE)
+    assert lead not in select(paras, second, 0.5, 0.5)
+    keep = select(paras, second, 0.5, 0.5, None, first)
+    assert lead in keep and byline not in keep and caption not in keep and paras.anchor not in keep
+
+
+def test_a_lead_named_so_outside_the_anchor_region_is_kept_and_nothing_before_the_headline():
+    paras, texts = paragraphs_of(
+        page(
+            "<p>A line above the headline that the first pass likes well enough.</p>"
+            f"<div><h1>{TITLE}</h1></div><div class='standfirst'><p>Three weeks after the storm, the harbour "
+            "is open again.</p></div><p>We keep this site going thanks to the support of our readers.</p>"
+            f"<div>{BODY}</div>"
+        )
+    )
+    above, lead, box = (index_of(texts, s) for s in ("A line above", "Three weeks", "We keep"))
+    body = [i for i, text in enumerate(texts) if text.startswith("Paragraph")]
+    second = [0.9 if i in body else 0.1 for i in range(len(texts))]
+    first = [0.9 if i in (*body, above, lead, box) else 0.1 for i in range(len(texts))]
+    keep = select(paras, second, 0.5, 0.5, None, first)
+    assert lead in keep and above not in keep and box not in keep  # one lead: the named one
+
+
+def test_the_recall_guard_adds_no_line_of_an_in_body_widget():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1>{BODY[:300]}<h2>What comes next</h2>"
+            "<form><p>Get the harbour news every morning.</p><button>Sign up now</button></form>"
+            "<aside><p>More from the coast this week.</p></aside>"
+            "<p>Read more: <a href=/2026/storm>The storm that wrecked the harbour walls in one night</a></p>"
+            f"<p>The council said <a href=/council>in a statement</a> that the work was done.</p>{BODY[300:]}"
+            "<footer><p>Filed under harbours and storms.</p></footer>"
+        )
+    )
+    body = {i for i, text in enumerate(texts) if text.startswith("Paragraph")}
+    scores = [0.9 if i in body else 0.3 for i in range(len(texts))]
+    keep = {texts[i] for i in select(paras, scores, 0.5, 0.5, Guard(share=0.9, cut=0.2))}
+    assert {"What comes next", "The council said in a statement that the work was done."} <= keep
+    assert not keep & {
+        TITLE,  # the headline is the result's title
+        "Get the harbour news every morning.",
+        "Sign up now",
+        "More from the coast this week.",
+        "Read more: The storm that wrecked the harbour walls in one night",
+        "Filed under harbours and storms.",
+    }
