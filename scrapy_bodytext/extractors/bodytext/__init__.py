@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ...page.document import Document
+from ...page.signature import selection_links, template_signature
 from .. import Extraction
 from ..options import check_number
 from . import context, page, units
@@ -160,4 +161,6 @@ def extract(doc: Document, options: Options) -> Extraction:
         {"paragraphs": len(starts), "kept": len(keep)},
         comment_slots,
         page_type,
+        template_signature(doc, slots),
+        selection_links(doc, slots),
     )
