@@ -106,7 +106,9 @@ class SiteCheck:
                     prefix=settings.site_memory_redis_prefix,
                     max_sites=settings.site_memory_sites,
                 )
+                len(self.memory.store)  # one round trip: a Redis that cannot be reached says so now
         except Exception as exc:  # noqa: BLE001 - an unreachable memory must not lose the crawl's items
+            self.memory = None
             self._count("errors")
             self._log(logging.ERROR, "Site memory unavailable, every page keeps its own verdict: %s", exc)
         if settings.site_wait_pages and self.memory is not None:
@@ -121,14 +123,10 @@ class SiteCheck:
             self._ticker.stop()
         if self.memory is None:
             return
-        for stat, attribute in (("sites_forgotten", "forgotten"), ("sites_remembered", "__len__")):
-            try:
-                found = getattr(self.memory, attribute, None)
-                value = found() if callable(found) else found
-            except Exception:  # noqa: BLE001 - a size Redis cannot tell is left out of the stats
-                value = None
-            if isinstance(value, int) and value:
-                self.stats.set_value(f"bodytext/sites/{stat}", value)
+        try:
+            self.stats.set_value("bodytext/sites/sites_remembered", len(self.memory.store))
+        except Exception as exc:  # noqa: BLE001 - a size Redis cannot tell is left out of the stats
+            self._log(logging.WARNING, "Site memory could not tell its size: %s", exc)
         closing = getattr(self.memory, "close", None)
         if callable(closing):
             try:
@@ -184,7 +182,7 @@ class SiteCheck:
         """Records the verdict, gives the page its final result, and judges again the pages of its
         site that wait (the site knows one page more)."""
         try:
-            self.memory.learn(page.url, result, verdict)
+            self._learn(page.url, result, verdict)
         except Exception as exc:  # noqa: BLE001 - the verdict stands; the memory misses one page
             self._count("errors")
             self._log(logging.WARNING, "Site memory could not record the page (%s): %s", exc, page.url)
@@ -195,6 +193,16 @@ class SiteCheck:
             self._little[page] = dict(verdict.evidence)
         decided.set_result(final)
         self._judge_waiting(_host(page.url))
+
+    def _learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> None:
+        """``memory.learn``, counting the sites an in-memory store forgets to make room for a new one
+        (a shared Redis store is bounded by every process at once: not counted there)."""
+        sites = getattr(self.memory.store, "sites", None)  # the in-memory store's sites, oldest first
+        site = verdict.evidence.get("site")
+        new = isinstance(sites, dict) and site is not None and site not in sites
+        before = len(self.memory.store) if new else 0
+        if self.memory.learn(url, result, verdict) and new and len(self.memory.store) == before:
+            self._count("sites_forgotten")
 
     def _apply(self, page: Page, result: ExtractionResult, verdict: SiteVerdict) -> ExtractionResult:
         """``result`` with the site's probability, and what follows from it: the verdict and the type."""
