@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from html import escape
 
-from duplicate_site import DAYS, MONTHS, PATTERNS, PEOPLE, PLACES, ROLES, SUBJECTS
+from duplicate_site import PEOPLE, PLACES, SUBJECTS, paragraph
 
 TAGS = [*SUBJECTS, "travel", "weather", "history", "food", "music", "science"]
 #: tags whose listings show whole posts, one per page (the others: excerpts of five)
@@ -51,26 +51,11 @@ def posts(count: int, seed: int = 11) -> list[Post]:
         subject = rng.choice(list(SUBJECTS))
         words = SUBJECTS[subject]
         place = rng.choice(PLACES)
-        paragraphs = []
         brief = number % BRIEF_EVERY == BRIEF_EVERY - 1
-        for _ in range(1 if brief else rng.randint(5, 6)):
-            sentences = []
-            for pattern in rng.sample(PATTERNS, 1 if brief else rng.randint(3, 4)):
-                values = {f"w{i}": word for i, word in enumerate(rng.sample(words, len(words)))}
-                sentences.append(
-                    pattern.format(
-                        Person=rng.choice(PEOPLE),
-                        role=rng.choice(ROLES),
-                        place=place,
-                        day=rng.choice(DAYS),
-                        month=rng.choice(MONTHS),
-                        hour=rng.randint(6, 11),
-                        n=rng.randint(2, 90),
-                        year=rng.randint(1950, 2015),
-                        **values,
-                    )
-                )
-            paragraphs.append(" ".join(sentences))
+        paragraphs = [
+            paragraph(rng, words, place, 1 if brief else rng.randint(3, 4))
+            for _ in range(1 if brief else rng.randint(5, 6))
+        ]
         year, month, day = 2026 - number // 300, 12 - (number // 25) % 12, 28 - number % 25
         slug = f"{place.lower().replace(' ', '-')}-{words[0].replace(' ', '-')}-{number}"
         tags = [subject, *rng.sample([tag for tag in TAGS if tag != subject], 2)]
