@@ -42,6 +42,8 @@ TICK_SECONDS = 0.1
 #: looks in a row that must find the crawl waiting on itself before the oldest page is released
 #: (a download may be about to start between two looks)
 STALLED_TICKS = 2
+#: probabilities closer than this are the same (the site's combination may round the page's own)
+SAME_PROBABILITY = 1e-9
 #: how a waiting page was let go, by stat name
 BY_COUNT, BY_TIME, WHEN_STALLED, ON_CLOSE = (
     "released_by_count",
@@ -76,6 +78,7 @@ class SiteCheck:
         self._waiting: dict[Page, Waiting] = {}  # oldest first
         self._stalled_ticks = 0
         self._ticker: Any = None
+        self._waits = False  # pages may wait: waiting is on and a running engine can release them
 
     @property
     def stats(self) -> Any:
@@ -111,7 +114,9 @@ class SiteCheck:
             self.memory = None
             self._count("errors")
             self._log(logging.ERROR, "Site memory unavailable, every page keeps its own verdict: %s", exc)
-        if settings.site_wait_pages and self.memory is not None:
+        # outside a crawl's engine (a pipeline driven by hand) nothing could release a waiting page
+        self._waits = bool(settings.site_wait_pages) and self.memory is not None and self._engine() is not None
+        if self._waits:
             self._ticker = create_looping_call(self._tick)
             self._ticker.start(TICK_SECONDS, now=False)
 
@@ -124,7 +129,9 @@ class SiteCheck:
         if self.memory is None:
             return
         try:
-            self.stats.set_value("bodytext/sites/sites_remembered", len(self.memory.store))
+            remembered = len(self.memory.store)
+            if remembered:
+                self.stats.set_value("bodytext/sites/sites_remembered", remembered)
         except Exception as exc:  # noqa: BLE001 - a size Redis cannot tell is left out of the stats
             self._log(logging.WARNING, "Site memory could not tell its size: %s", exc)
         closing = getattr(self.memory, "close", None)
@@ -158,10 +165,10 @@ class SiteCheck:
     def _start(self, page: Page, result: ExtractionResult, decided: Future) -> None:
         verdict = self._judge(page.url, result)
         if verdict is None:
-            decided.set_result(result)
+            _resolve(decided, result)
             return
         self._count("judged")
-        if verdict.settled or not self.settings.site_wait_pages:
+        if verdict.settled or not self._waits:
             self._settle(page, result, verdict, decided)
             return
         self._waiting[page] = Waiting(page, result, _host(page.url), time.monotonic(), decided)
@@ -191,7 +198,7 @@ class SiteCheck:
         if not verdict.settled:
             self._count("decided_with_little_evidence")
             self._little[page] = dict(verdict.evidence)
-        decided.set_result(final)
+        _resolve(decided, final)
         self._judge_waiting(_host(page.url))
 
     def _learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> None:
@@ -206,6 +213,8 @@ class SiteCheck:
 
     def _apply(self, page: Page, result: ExtractionResult, verdict: SiteVerdict) -> ExtractionResult:
         """``result`` with the site's probability, and what follows from it: the verdict and the type."""
+        if abs(verdict.probability - result.article_probability) < SAME_PROBABILITY:
+            return result  # the site changes nothing: the page keeps its own figures, to the last digit
         threshold = self.settings.extract.threshold
         is_article = verdict.probability >= threshold
         if is_article == result.is_article:
@@ -235,7 +244,7 @@ class SiteCheck:
             verdict = self._judge(entry.page.url, entry.result)
             if verdict is None:
                 del self._waiting[entry.page]
-                entry.decided.set_result(entry.result)
+                _resolve(entry.decided, entry.result)
             elif verdict.settled:
                 del self._waiting[entry.page]
                 self._count("settled_while_waiting")
@@ -247,7 +256,7 @@ class SiteCheck:
         self._count(how)
         verdict = self._judge(entry.page.url, entry.result)
         if verdict is None:
-            entry.decided.set_result(entry.result)
+            _resolve(entry.decided, entry.result)
         else:
             self._settle(entry.page, entry.result, verdict, entry.decided)
 
@@ -256,7 +265,17 @@ class SiteCheck:
             self._release_oldest(how)
 
     def _tick(self) -> None:
-        """The bounds that do not come with a new page: time, the crawl waiting on itself, closing."""
+        """The bounds that do not come with a new page: time, the crawl waiting on itself, closing. A
+        failure here would leave pages waiting with nothing to release them: they are all decided."""
+        try:
+            self._look()
+        except Exception as exc:  # noqa: BLE001 - never leave a page waiting on a broken look
+            self._count("errors")
+            self._log(logging.ERROR, "Site memory's waiting pages decided at once after an error: %r", exc)
+            self._waits = False
+            self._release_all(ON_CLOSE)
+
+    def _look(self) -> None:
         if not self._waiting:
             self._stalled_ticks = 0
             return
@@ -271,15 +290,22 @@ class SiteCheck:
             self._stalled_ticks = 0
             self._release_oldest(WHEN_STALLED)
 
+    def _engine(self) -> Any:
+        """The crawl's engine, None before the crawl starts (or when no crawl runs the pipeline)."""
+        try:
+            return self.crawler.engine
+        except RuntimeError:  # Scrapy's "not set yet"
+            return None
+
     def _engine_closing(self) -> bool:
-        engine = self.crawler.engine
+        engine = self._engine()
         slot = getattr(engine, "_slot", None)
         return engine is None or not engine.running or slot is None or bool(getattr(slot, "closing", None))
 
     def _stalled(self) -> bool:
         """Whether the crawl waits on itself: nothing downloading, and every response in the scraper is
         one whose items wait (they hold the scraper slot; no evidence can come)."""
-        engine = self.crawler.engine
+        engine = self._engine()
         try:
             slot = engine.scraper.slot
             if engine.downloader.active or slot.queue:
@@ -294,6 +320,12 @@ class SiteCheck:
         if evidence is None:
             return ""
         return "decided with little site evidence: " + json.dumps(evidence, sort_keys=True, default=str)
+
+
+def _resolve(decided: Future, result: ExtractionResult) -> None:
+    """Hands ``result`` to the items awaiting ``decided`` (none when their task was cancelled)."""
+    if not decided.done():
+        decided.set_result(result)
 
 
 def _host(url: str) -> str:
