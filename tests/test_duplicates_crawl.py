@@ -105,7 +105,10 @@ def test_two_crawls_sharing_redis_store_each_story_once(server, tmp_path, redis_
     }
     orders = {"a": list(COPIES), "b": list(reversed(COPIES))}  # both crawl every copy, from either end
     crawls = run_at_once(
-        {name: lambda name=name: crawl(new_folder(tmp_path / name), server, orders[name], **settings) for name in orders}
+        {
+            name: lambda name=name: crawl(new_folder(tmp_path / name), server, orders[name], **settings)
+            for name in orders
+        }
     )
     both = [crawls["a"], crawls["b"]]
     assert all(isinstance(found, Crawl) for found in both), crawls
