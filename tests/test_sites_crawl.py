@@ -6,7 +6,9 @@ one, and a crawl started later reuses what they learned; bad settings stop the c
 from __future__ import annotations
 
 import json
+import re
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -37,6 +39,7 @@ STAT_NAMES = (
     "released_by_time",
     "released_when_stalled",
     "released_on_close",
+    "released_on_error",
     "decided_with_little_evidence",
     "sites_forgotten",
     "sites_remembered",
@@ -256,6 +259,17 @@ def test_two_crawls_sharing_redis_decide_as_one_and_a_restart_reuses_it(server, 
     assert sum(fresh.items[0]["site_evidence"]["counts"]["site"]) == 0
     assert all(sum(item["site_evidence"]["counts"]["site"]) >= len(ARTICLES) // 2 for item in restarted.items)
     assert stored_paths(restarted) <= stored_paths(fresh)
+
+
+def test_every_stat_is_documented_and_the_code_counts_no_other():
+    code = (Path(__file__).resolve().parent.parent / "scrapy_bodytext" / "plugin" / "sites.py").read_text()
+    counted = set(re.findall(r'_count\("(\w+)"', code)) | set(re.findall(r'"bodytext/sites/(\w+)"', code))
+    counted |= set(re.findall(r'"(released_\w+)"', code))
+    counted |= {"overturned_to_article", "overturned_to_non_article"}  # counted as one or the other
+    assert counted <= set(STAT_NAMES), counted - set(STAT_NAMES)
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "plugin.md").read_text()
+    for name in STAT_NAMES:
+        assert f"`bodytext/sites/{name}`" in docs or f"`.../{name}`" in docs, name
 
 
 @pytest.mark.parametrize(

@@ -22,12 +22,12 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 from scrapy.utils.asyncio import create_looping_call
 
 from ..result import ExtractionResult, Reason
+from ..sites import SiteMemory, site_key
 from ..workers.executors import wait_for
 from .settings import BodyTextSettings
 
@@ -59,7 +59,7 @@ class Waiting:
 
     page: Page
     result: ExtractionResult
-    host: str
+    site: str  # the memory's key of the page's site
     since: float  # time.monotonic() when it started waiting
     decided: Future
 
@@ -97,7 +97,7 @@ class SiteCheck:
     def open(self) -> None:
         """Builds the memory (in memory, or in Redis); a Redis that cannot be reached is one ERROR line,
         and every page keeps its own verdict (``bodytext/sites/errors``)."""
-        from ..sites import RedisSiteMemory, SiteMemory
+        from ..sites import RedisSiteMemory  # loads redis only when asked for
 
         settings = self.settings
         try:
@@ -171,7 +171,7 @@ class SiteCheck:
         if verdict.settled or not self._waits:
             self._settle(page, result, verdict, decided)
             return
-        self._waiting[page] = Waiting(page, result, _host(page.url), time.monotonic(), decided)
+        self._waiting[page] = Waiting(page, result, _site_of(page.url), time.monotonic(), decided)
         self._count("waited")
         if len(self._waiting) > self.settings.site_wait_pages:
             self._release_oldest(BY_COUNT)
@@ -199,7 +199,7 @@ class SiteCheck:
             self._count("decided_with_little_evidence")
             self._little[page] = dict(verdict.evidence)
         _resolve(decided, final)
-        self._judge_waiting(_host(page.url))
+        self._judge_waiting(_site_of(page.url))
 
     def _learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> None:
         """``memory.learn``, counting the sites an in-memory store forgets to make room for a new one
@@ -236,29 +236,30 @@ class SiteCheck:
 
     # --- waiting pages ---------------------------------------------------------------------------
 
-    def _judge_waiting(self, host: str) -> None:
-        """Judges again the waiting pages of ``host``; those the site's evidence now settles are decided."""
-        for entry in [entry for entry in self._waiting.values() if entry.host == host]:
+    def _judge_waiting(self, site: str) -> None:
+        """Judges again the waiting pages of ``site``; those its evidence now settles are decided."""
+        for entry in [entry for entry in self._waiting.values() if entry.site == site]:
             if entry.page not in self._waiting:  # decided meanwhile (a page decided before it settled it)
                 continue
             verdict = self._judge(entry.page.url, entry.result)
-            if verdict is None:
+            if verdict is None or verdict.settled:
                 del self._waiting[entry.page]
-                _resolve(entry.decided, entry.result)
-            elif verdict.settled:
-                del self._waiting[entry.page]
-                self._count("settled_while_waiting")
-                self._settle(entry.page, entry.result, verdict, entry.decided)
+                self._count("settled_while_waiting" if verdict is not None else "released_on_error")
+                self._decide_now(entry, verdict)
 
     def _release_oldest(self, how: str) -> None:
         """Decides the page that has waited longest on what its site's evidence is now."""
         entry = self._waiting.pop(next(iter(self._waiting)))
         self._count(how)
-        verdict = self._judge(entry.page.url, entry.result)
-        if verdict is None:
-            _resolve(entry.decided, entry.result)
-        else:
-            self._settle(entry.page, entry.result, verdict, entry.decided)
+        self._decide_now(entry, self._judge(entry.page.url, entry.result))
+
+    def _decide_now(self, entry: Waiting, verdict: SiteVerdict | None) -> None:
+        """A page out of the waiting ones gets its answer, whatever fails (then its own verdict)."""
+        try:
+            if verdict is not None:
+                self._settle(entry.page, entry.result, verdict, entry.decided)
+        finally:
+            _resolve(entry.decided, entry.result)  # nothing when settled
 
     def _release_all(self, how: str) -> None:
         while self._waiting:
@@ -328,5 +329,5 @@ def _resolve(decided: Future, result: ExtractionResult) -> None:
         decided.set_result(result)
 
 
-def _host(url: str) -> str:
-    return (urlsplit(url).hostname or "").lower()
+def _site_of(url: str) -> str:
+    return site_key(url)
