@@ -23,6 +23,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -54,7 +55,8 @@ def url_key(url: str) -> tuple[str, str, str]:
     return host, unquote(parts.path).rstrip("/"), parts.query
 
 
-def crawl_order(pages: Sequence[SitePage]) -> list[int]:
+@lru_cache(maxsize=64)
+def crawl_order(pages: tuple[SitePage, ...]) -> list[int]:
     """Indices of one site's pages in the order a breadth-first crawl from its home page reaches them."""
     where = {url_key(page.url): i for i, page in enumerate(pages)}
     start = [i for i, page in enumerate(pages) if page.listing_kind == "home"]
@@ -97,15 +99,17 @@ def counts_of(evidence: dict) -> Counts:
     return Counts(pair("site"), pair("shape"), pair("coarse"), pair("template"), evidence.get("links", 0))
 
 
-def replay(pages: Sequence[SitePage], order: Sequence[int], weights: Weights) -> list[Outcome]:
-    """The pages of one site through a fresh memory, in ``order``."""
+def replay(pages: Sequence[SitePage], order: Sequence[int], weights: Weights, texts: bool = True) -> list[Outcome]:
+    """The pages of one site through a fresh memory, in ``order`` (``texts``: with the stored texts,
+    furniture lines taken out, of the articles with gold)."""
     memory = SiteMemory(weights=weights)
     found = []
     for i in order:
         page = pages[i]
         verdict = memory.judge(page.url, page.result)
         memory.learn(page.url, page.result, verdict)
-        text = memory.strip_boilerplate(page.url, page.result.text) if verdict.is_article else ""
+        stored = texts and verdict.is_article and page.gold_text
+        text = memory.strip_boilerplate(page.url, page.result.text) if stored else ""
         row = features(page.result.article_probability, counts_of(verdict.evidence))
         found.append(Outcome(page, row, verdict.probability, verdict.is_article and bool(page.result.text), text))
     return found
@@ -135,12 +139,12 @@ def fit(outcomes: Sequence[Outcome], base: Weights, article_loss: float) -> Weig
     )
 
 
-def fit_on(sites: dict[str, list[SitePage]], names: Sequence[str], base: Weights, article_loss: float) -> Weights:
+def fit_on(sites: dict[str, tuple[SitePage, ...]], names: Sequence[str], base: Weights, article_loss: float) -> Weights:
     """Weights fitted on the sites ``names``, the memory replayed in crawl order first with the pages'
     own verdicts, then with each fit's weights."""
     weights = page_only(base)
     for _ in range(ITERATIONS):
-        outcomes = [o for name in names for o in replay(sites[name], crawl_order(sites[name]), weights)]
+        outcomes = [o for name in names for o in replay(sites[name], crawl_order(sites[name]), weights, False)]
         weights = fit(outcomes, base, article_loss)
     return weights
 
@@ -202,7 +206,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def measure(sites: dict[str, list[SitePage]], base: Weights, article_loss: float, out=sys.stdout) -> dict:
+def measure(sites: dict[str, tuple[SitePage, ...]], base: Weights, article_loss: float, out=sys.stdout) -> dict:
     """Leave-one-site-out figures, printed; returned as a dict."""
     per_site: dict[str, dict[str, Tally]] = {}
     by_kind: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
@@ -301,15 +305,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     pages = load_site_pages(args.corpus, args.cache, progress=lambda line: print(line, file=sys.stderr))
     if args.probabilities:
         pages = with_probabilities(pages, args.probabilities)
-    sites: dict[str, list[SitePage]] = defaultdict(list)
+    grouped: dict[str, list[SitePage]] = defaultdict(list)
     for page in pages:
-        sites[page.site].append(page)
+        grouped[page.site].append(page)
+    sites = {name: tuple(found) for name, found in grouped.items()}
     base = Weights()
     print(
         f"{len(pages)} pages of {len(sites)} sites; page probabilities: {args.probabilities or 'the shipped model'}; "
         f"{datetime.now(UTC):%Y-%m-%d}\n"
     )
-    summary = measure(dict(sites), base, args.article_loss)
+    summary = measure(sites, base, args.article_loss)
     if args.write:
         weights = fit_on(sites, list(sites), base, args.article_loss)
         weights = replace(
