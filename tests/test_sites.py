@@ -143,18 +143,22 @@ def test_only_confident_verdicts_teach_and_uncertain_pages_wait_for_evidence() -
 
 
 def test_confident_mistakes_do_not_teach() -> None:
-    """A page judged an article with confidence does not teach when its selection links to many
-    pages of its own site (a list of posts), nor when the site's evidence disagrees with it."""
+    """A page judged an article with confidence does not teach when its selection links densely to
+    many pages of its own site (a list of posts); a page judged a non-article with confidence does
+    not teach when its site's evidence says otherwise."""
     memory = SiteMemory(weights=LEANING)
     links = tuple(f"https://a.example/news/post-{n}/" for n in range(LEANING.teaching_links))
     listing = result(0.95, template="list", links=links)
     assert not memory.learn("https://a.example/", listing, memory.judge("https://a.example/", listing))
+    assert memory.judge("https://a.example/", listing).evidence["counts"]["site"] == [0, 0]
+    long_post = result(0.95, links=links, text="Words of a long post. " * 300)  # links, but sparse: a post
+    assert memory.learn("https://a.example/news/a-long-post/", long_post, memory.judge("https://a.example/", long_post))
     teach(memory, "a.example", 30)
-    archive = result(0.93, template="list")
-    verdict = memory.judge("https://a.example/archive/2020/", archive)
-    assert verdict.probability < LEANING.confident
-    assert not memory.learn("https://a.example/archive/2020/", archive, verdict)
-    assert memory.judge("https://a.example/archive/2021/", archive).evidence["counts"]["shape"] == [0, 0]
+    doubted = result(0.05)
+    verdict = memory.judge("https://a.example/news/a-short-post/", doubted)
+    assert verdict.probability >= LEANING.agreement
+    assert not memory.learn("https://a.example/news/a-short-post/", doubted, verdict)
+    assert memory.judge("https://a.example/news/next-post/", doubted).evidence["counts"]["shape"] == [31, 0]
 
 
 def test_the_same_pages_in_the_same_order_give_the_same_verdicts() -> None:
@@ -196,7 +200,7 @@ def test_extract_with_memory_takes_the_sites_furniture_out_of_later_posts() -> N
 def test_a_recurring_line_inside_article_prose_is_kept() -> None:
     memory = SiteMemory(weights=LEANING)
     line = "A line every post carries."
-    for number in range(8):
+    for number in range(LEANING.boilerplate_count + 2):
         text = f"{line}\nOwn words {number} of this post.\nMore of its own words {number}."
         memory.decide(f"https://a.example/news/post-{number}/", result(0.97, text=text))
     text = "First words of the new post.\nA line every post carries.\nLast words of the new post."
@@ -219,7 +223,8 @@ print(json.dumps([memory.decide(u, r).probability for u, r in pages]))
 @pytest.mark.redis
 def test_two_processes_sharing_redis_give_the_verdicts_of_one_memory(redis_url, tmp_path):  # noqa: F811
     pages = [(p.url, extract(p.html.encode(), url=p.url)) for p in build_blog()]
-    alone = [SiteMemory().decide(url, found) for url, found in [*pages]]
+    one = SiteMemory()
+    alone = [one.decide(url, found) for url, found in pages]
     half = len(pages) // 2
     probabilities = []
     for number, part in enumerate((pages[:half], pages[half:])):  # one process, then another

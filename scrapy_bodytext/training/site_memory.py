@@ -31,6 +31,7 @@ import numpy as np
 
 from ..config import DEFAULT_THRESHOLD
 from ..evaluation.metrics import shingle_match
+from ..evaluation.report import machine_description
 from ..extractors.probability import fit_logistic
 from ..sites.memory import SiteMemory
 from ..sites.shapes import url_shape
@@ -43,6 +44,8 @@ SEED = 30
 ARTICLE_LOSS = 0.003
 #: the L2 penalty of the combination's fit
 L2 = 1.0
+#: pages of a site held at most while they wait for its evidence (the crawl's BODYTEXT_SITE_WAIT_PAGES)
+WAIT_PAGES = 50
 #: replays of the training sites, each with the weights the previous one fitted
 ITERATIONS = 2
 
@@ -99,20 +102,47 @@ def counts_of(evidence: dict) -> Counts:
     return Counts(pair("site"), pair("shape"), pair("coarse"), pair("template"), evidence.get("links", 0))
 
 
-def replay(pages: Sequence[SitePage], order: Sequence[int], weights: Weights, texts: bool = True) -> list[Outcome]:
-    """The pages of one site through a fresh memory, in ``order`` (``texts``: with the stored texts,
-    furniture lines taken out, of the articles with gold)."""
+def replay(
+    pages: Sequence[SitePage], order: Sequence[int], weights: Weights, texts: bool = True, wait: int = WAIT_PAGES
+) -> list[Outcome]:
+    """The pages of one site through a fresh memory, in ``order``, as a crawl uses it: each page is
+    decided (judged and learned) when it comes; a page not settled is held, up to ``wait`` pages,
+    and judged again once its site has the evidence (the oldest goes when more wait, the rest at the
+    end). ``texts``: with the stored texts, furniture lines taken out, of the articles with gold."""
     memory = SiteMemory(weights=weights)
-    found = []
-    for i in order:
+    found: dict[int, Outcome] = {}
+    held: list[int] = []
+
+    def final(i: int, verdict) -> None:
         page = pages[i]
-        verdict = memory.judge(page.url, page.result)
-        memory.learn(page.url, page.result, verdict)
         stored = texts and verdict.is_article and page.gold_text
         text = memory.strip_boilerplate(page.url, page.result.text) if stored else ""
         row = features(page.result.article_probability, counts_of(verdict.evidence))
-        found.append(Outcome(page, row, verdict.probability, verdict.is_article and bool(page.result.text), text))
-    return found
+        found[i] = Outcome(page, row, verdict.probability, verdict.is_article and bool(page.result.text), text)
+
+    for i in order:
+        verdict = memory.decide(pages[i].url, pages[i].result)
+        if verdict.settled:
+            final(i, verdict)
+        else:
+            held.append(i)
+            if len(held) > wait:
+                j = held.pop(0)
+                final(j, memory.judge(pages[j].url, pages[j].result))
+        known = sum(verdict.evidence.get("counts", {}).get("site", (0, 0)))
+        if not held or known < weights.min_evidence:  # nothing held could be settled yet
+            continue
+        still = []
+        for j in held:
+            again = memory.judge(pages[j].url, pages[j].result)
+            if again.settled:
+                final(j, again)
+            else:
+                still.append(j)
+        held = still
+    for j in held:
+        final(j, memory.judge(pages[j].url, pages[j].result))
+    return [found[i] for i in order]
 
 
 def page_only(base: Weights) -> Weights:
@@ -312,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     base = Weights()
     print(
         f"{len(pages)} pages of {len(sites)} sites; page probabilities: {args.probabilities or 'the shipped model'}; "
-        f"{datetime.now(UTC):%Y-%m-%d}\n"
+        f"{machine_description()['summary']}\n"
     )
     summary = measure(sites, base, args.article_loss)
     if args.write:
