@@ -38,10 +38,11 @@ def _slug(rng: random.Random, index: int) -> str:
     return "-".join([*words, str(index)]) if index % 7 == 0 else "-".join(words) + f"-{chr(97 + index % 26)}"
 
 
-def _frame(title: str, body_class: str, main: str) -> str:
+def _frame(url: str, title: str, body_class: str, main: str) -> str:
     menu = "".join(f'<li><a href="{HOST}/tag/{tag}/">{tag}</a></li>' for tag in TAGS)
     return (
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}</title></head>"
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
+        f"<link rel='canonical' href='{url}'></head>"
         f"<body class='{body_class}'><header class='site-header'><a href='{HOST}/'>The Weekly Letter</a>"
         f"<nav><ul>{menu}</ul></nav></header><main class='content'>{main}</main>"
         "<footer class='site-footer'><p>Copyright the weekly letter.</p></footer></body></html>"
@@ -62,14 +63,16 @@ def build_blog(posts: int = 24, seed: int = 7) -> list[BuiltPage]:
             f"<article class='post'><h1>{title}</h1><p class='meta'>Posted on 2024-{1 + index % 12:02d}-03</p>"
             f"<div class='post-body'>{paragraphs}{furniture}</div></article>"
         )
-        items.append((url, title, BuiltPage(url, _frame(title, "single", main), True, "article")))
+        items.append((url, title, BuiltPage(url, _frame(url, title, "single", main), True, "article")))
     pages = []
 
     def listing(url: str, chosen: list[tuple[str, str, BuiltPage]], kind: str) -> BuiltPage:
         entries = "".join(
             f"<li class='entry'><h2><a href='{u}'>{t}</a></h2><p>{_sentence(rng)}</p></li>" for u, t, _ in chosen
         )
-        return BuiltPage(url, _frame("The Weekly Letter", "list", f"<ul class='posts'>{entries}</ul>"), False, kind)
+        return BuiltPage(
+            url, _frame(url, "The Weekly Letter", "list", f"<ul class='posts'>{entries}</ul>"), False, kind
+        )
 
     pages.append(listing(f"{HOST}/", items[:8], "home"))
     pages.extend(page for _, _, page in items)

@@ -21,6 +21,8 @@ _INLINE_TAGS = frozenset("p span a em strong b i u code pre blockquote small fon
 SIGNATURE_CHARS = 12
 
 _NUMBER_RE = re.compile(r"\d+")
+#: a class word that names one thing rather than a kind: several digits, or a long hexadecimal run
+_ID_WORD_RE = re.compile(r"(?:\D*\d){3}|[0-9a-f]{12}")
 
 
 def _label(el) -> str:
@@ -30,7 +32,9 @@ def _label(el) -> str:
     classes = el.get("class")
     if not classes:
         return tag
-    words = [_NUMBER_RE.sub("0", word) for word in classes.split()[:CLASS_WORDS]]
+    words = [_NUMBER_RE.sub("0", word) for word in classes.split() if not _ID_WORD_RE.search(word)][:CLASS_WORDS]
+    if not words:
+        return tag
     return tag + "." + ".".join(words)
 
 
@@ -63,7 +67,8 @@ def template_signature(doc: Document, slots: Sequence[int]) -> str:
     skeleton = []
     for child in elements[0] if elements else ():
         if isinstance(child.tag, str):
-            skeleton.append(_label(child) + "(" + ",".join(_label(g) for g in child if isinstance(g.tag, str)) + ")")
+            inside = sorted({_label(g) for g in child if isinstance(g.tag, str)})  # a run of like children once
+            skeleton.append(_label(child) + "(" + ",".join(inside) + ")")
     key = ">".join(reversed(path)) + "|" + ",".join(skeleton)
     return hashlib.blake2b(key.encode("utf-8", "replace"), digest_size=16).hexdigest()[:SIGNATURE_CHARS]
 

@@ -1,6 +1,6 @@
 """A site's furniture lines: lines of main text that recur on many of the site's stored articles
 (a share and a count, ``Weights.boilerplate_share`` and ``boilerplate_count``) are taken out of its
-later articles, except a line inside a run of article prose (docs/site-memory.md#site-boilerplate)."""
+later articles where they open or close the text, never between lines of the article's own (docs/site-memory.md#site-boilerplate)."""
 
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ def counted_lines(text: str) -> list[str]:
 
 
 def furniture_lines(lines: Sequence[str], recurring: Sequence[bool]) -> list[bool]:
-    """Which lines are taken out: recurring ones, unless both neighbours are lines that do not recur
-    (the line sits inside a run of the article's own prose)."""
-    found = []
-    for i, line_recurs in enumerate(recurring):
-        inside = 0 < i < len(lines) - 1 and not recurring[i - 1] and not recurring[i + 1]
-        found.append(line_recurs and not inside)
-    return found
+    """Which lines are taken out: the recurring lines that open or close the text (every line before
+    them, or every line after them, recurs too); a recurring line with article text on both sides
+    is inside the article and stays."""
+    n = len(recurring)
+    head = next((i for i, line_recurs in enumerate(recurring) if not line_recurs), n)
+    tail = next((i for i in range(n - 1, -1, -1) if not recurring[i]), -1)
+    return [i < head or i > tail for i in range(n)]
 
 
 def is_recurring(count: int, stored: int, share: float, minimum: int) -> bool:

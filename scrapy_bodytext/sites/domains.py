@@ -27,6 +27,7 @@ def _host_key(host: str, port: int | None) -> str:
     return f"{host}:{port}" if port else host
 
 
+@lru_cache(maxsize=65_536)
 def site_key(url: str) -> str:
     """The key of ``url``'s site ("" for a URL without a host)."""
     try:

@@ -73,8 +73,9 @@ class SiteMemory:
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
         probability = weights.probability(features(page_probability, counts))
-        confident = page_probability >= weights.confident or page_probability <= 1 - weights.confident
-        settled = confident or sum(counts.site) >= weights.min_evidence
+        # a page the page judge calls a non-article with confidence is dropped at once; any other waits
+        # for its site's evidence (a home page or a list judged an article with confidence is common)
+        settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
         evidence = {
             "site": keys.site,
             "shape": keys.shape,
@@ -94,17 +95,20 @@ class SiteMemory:
 
     def teaches(self, result: ExtractionResult, verdict: SiteVerdict) -> bool | None:
         """What a page's verdict teaches its site: True (a confident article), False (a confident
-        non-article) or None (nothing). Guards against a site's confident mistakes: the page and its
-        site must agree, and a page whose selection links to many pages of its own site (a list of
-        posts) never teaches that it is an article."""
-        confident = self.weights.confident
-        page, combined = verdict.page_probability, verdict.probability
+        non-article) or None (nothing). Guards against a site's confident mistakes: a page whose
+        selection links densely to many pages of its own site (a list of posts) never teaches that
+        it is an article, and a non-article teaches only when its site's evidence agrees; the rest is
+        left to the counts being read as shares of the site's articles, where early mistakes stay a
+        minority that later posts outweigh (a guard that refuses pages the site's evidence overturns
+        locks a site into its first mistakes, and out of a second kind of post that comes late)."""
+        weights = self.weights
         if result.reason is not Reason.OK:
             return None
-        if page >= confident and combined >= confident:
+        if verdict.page_probability >= weights.confident:
             links = verdict.evidence.get("site_links", 0)
-            return None if links >= self.weights.teaching_links else True
-        if page <= 1 - confident and combined <= 1 - confident:
+            listing = links >= weights.teaching_links and links * 1000 >= weights.teaching_density * len(result.text)
+            return None if listing else True
+        if verdict.page_probability <= 1 - weights.confident and verdict.probability < weights.agreement:
             return False
         return None
 

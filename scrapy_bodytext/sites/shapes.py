@@ -4,6 +4,7 @@ words kept, so that the posts of a site share one shape and its lists, tags and 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
@@ -49,6 +50,7 @@ def segment_shape(segment: str, previous: str) -> str:
     return shape + extension
 
 
+@lru_cache(maxsize=65_536)
 def url_shape(url: str) -> str:
     """The shape of ``url``'s path, e.g. ``/{year}/{month}/{slug}/`` or ``/tag/{slug}/``; a query
     keeps its parameter names (``?p={num}`` and ``?page=`` are part of how a site is built)."""

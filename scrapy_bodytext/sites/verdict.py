@@ -23,10 +23,12 @@ FEATURES = (
     "coarse_others",
     "template_articles",  # ... and for the page's template signature
     "template_others",
-    "site_articles",  # log(1 + confident articles of the site)
-    "novel_shape",  # site_articles when none of them has the page's shape, else 0
+    "novel_shape",  # log(1 + confident articles of the site) when none of them has the page's shape, else 0
     "novel_coarse",  # ... none has its coarse shape
     "novel_template",  # ... none has its template
+    "shape_share",  # log(1 + the site's confident articles) times the share of them with the page's shape
+    "coarse_share",  # ... with its coarse shape
+    "template_share",  # ... with its template
     "article_links",  # log(1 + links of the selection to URLs of the site's article shapes)
 )
 #: the page's probability is kept inside [EPSILON, 1 - EPSILON] before its logit is taken
@@ -49,6 +51,7 @@ class Counts:
 def features(page_probability: float, counts: Counts) -> dict[str, float]:
     """The named features of a page given its site's counts."""
     site = math.log1p(counts.site[0])
+    articles = max(1, counts.site[0])
     return {
         "page_logit": logit(page_probability, EPSILON),
         "shape_articles": math.log1p(counts.shape[0]),
@@ -57,10 +60,12 @@ def features(page_probability: float, counts: Counts) -> dict[str, float]:
         "coarse_others": math.log1p(counts.coarse[1]),
         "template_articles": math.log1p(counts.template[0]),
         "template_others": math.log1p(counts.template[1]),
-        "site_articles": site,
         "novel_shape": site if not counts.shape[0] else 0.0,
         "novel_coarse": site if not counts.coarse[0] else 0.0,
         "novel_template": site if not counts.template[0] else 0.0,
+        "shape_share": site * counts.shape[0] / articles,
+        "coarse_share": site * counts.coarse[0] / articles,
+        "template_share": site * counts.template[0] / articles,
         "article_links": math.log1p(counts.links),
     }
 
@@ -70,7 +75,11 @@ class Weights:
     """The fitted combination and the thresholds chosen with it.
 
     ``confident``: a page probability from which (and, for non-articles, up to one minus which) a
-    verdict is evidence for the site; ``threshold``: the combined probability from which a page is an
+    verdict is evidence for the site (see ``SiteMemory.teaches``: ``teaching_links`` links to the site's
+    pages at ``teaching_density`` per 1000 characters make a list); a non-article, when the site's
+    evidence does not overturn it (the combined
+    probability on the same side of ``agreement``, the even odds of the fit, each class weighing the
+    same); ``threshold``: the combined probability from which a page is an
     article; ``min_evidence``: confident verdicts a site needs before an uncertain page is settled;
     ``boilerplate_share`` and ``boilerplate_count``: a line is the site's furniture when it recurs on
     at least that share and that number of the site's stored articles.
@@ -80,10 +89,12 @@ class Weights:
     weights: dict[str, float] = field(default_factory=lambda: {"page_logit": 1.0})
     threshold: float = 0.5
     confident: float = 0.9
-    min_evidence: int = 5
+    agreement: float = 0.5
+    min_evidence: int = 20
     teaching_links: int = 10
-    boilerplate_share: float = 0.3
-    boilerplate_count: int = 4
+    teaching_density: float = 3.0
+    boilerplate_share: float = 0.5
+    boilerplate_count: int = 10
     fitted: dict = field(default_factory=dict)
 
     def probability(self, named: dict[str, float]) -> float:
@@ -97,8 +108,10 @@ class Weights:
             "weights": {name: self.weights.get(name, 0.0) for name in FEATURES},
             "threshold": self.threshold,
             "confident": self.confident,
+            "agreement": self.agreement,
             "min_evidence": self.min_evidence,
             "teaching_links": self.teaching_links,
+            "teaching_density": self.teaching_density,
             "boilerplate_share": self.boilerplate_share,
             "boilerplate_count": self.boilerplate_count,
             "fitted": self.fitted,
@@ -114,8 +127,10 @@ class Weights:
             weights={name: float(value) for name, value in data["weights"].items() if value},
             threshold=float(data["threshold"]),
             confident=float(data["confident"]),
+            agreement=float(data["agreement"]),
             min_evidence=int(data["min_evidence"]),
             teaching_links=int(data["teaching_links"]),
+            teaching_density=float(data["teaching_density"]),
             boilerplate_share=float(data["boilerplate_share"]),
             boilerplate_count=int(data["boilerplate_count"]),
             fitted=dict(data.get("fitted", {})),
@@ -136,7 +151,8 @@ class SiteVerdict:
 
     ``probability``: the article probability with the site's evidence; ``page_probability``: the
     page's own; ``is_article``: ``probability`` at or above the fitted threshold; ``settled``: False
-    when the page is uncertain and its site has too little evidence yet (a caller may wait for more);
+    when the page is not a confident non-article and its site has too little evidence yet (fewer than
+    ``Weights.min_evidence`` confident verdicts): a caller may hold it and ``judge`` it again later;
     ``evidence``: what was weighed and why (the item's ``site_evidence``).
     """
 

@@ -23,6 +23,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -30,6 +31,7 @@ import numpy as np
 
 from ..config import DEFAULT_THRESHOLD
 from ..evaluation.metrics import shingle_match
+from ..evaluation.report import machine_description
 from ..extractors.probability import fit_logistic
 from ..sites.memory import SiteMemory
 from ..sites.shapes import url_shape
@@ -42,6 +44,8 @@ SEED = 30
 ARTICLE_LOSS = 0.003
 #: the L2 penalty of the combination's fit
 L2 = 1.0
+#: pages of a site held at most while they wait for its evidence (the crawl's BODYTEXT_SITE_WAIT_PAGES)
+WAIT_PAGES = 50
 #: replays of the training sites, each with the weights the previous one fitted
 ITERATIONS = 2
 
@@ -54,7 +58,8 @@ def url_key(url: str) -> tuple[str, str, str]:
     return host, unquote(parts.path).rstrip("/"), parts.query
 
 
-def crawl_order(pages: Sequence[SitePage]) -> list[int]:
+@lru_cache(maxsize=64)
+def crawl_order(pages: tuple[SitePage, ...]) -> list[int]:
     """Indices of one site's pages in the order a breadth-first crawl from its home page reaches them."""
     where = {url_key(page.url): i for i, page in enumerate(pages)}
     start = [i for i, page in enumerate(pages) if page.listing_kind == "home"]
@@ -97,18 +102,47 @@ def counts_of(evidence: dict) -> Counts:
     return Counts(pair("site"), pair("shape"), pair("coarse"), pair("template"), evidence.get("links", 0))
 
 
-def replay(pages: Sequence[SitePage], order: Sequence[int], weights: Weights) -> list[Outcome]:
-    """The pages of one site through a fresh memory, in ``order``."""
+def replay(
+    pages: Sequence[SitePage], order: Sequence[int], weights: Weights, texts: bool = True, wait: int = WAIT_PAGES
+) -> list[Outcome]:
+    """The pages of one site through a fresh memory, in ``order``, as a crawl uses it: each page is
+    decided (judged and learned) when it comes; a page not settled is held, up to ``wait`` pages,
+    and judged again once its site has the evidence (the oldest goes when more wait, the rest at the
+    end). ``texts``: with the stored texts, furniture lines taken out, of the articles with gold."""
     memory = SiteMemory(weights=weights)
-    found = []
-    for i in order:
+    found: dict[int, Outcome] = {}
+    held: list[int] = []
+
+    def final(i: int, verdict) -> None:
         page = pages[i]
-        verdict = memory.judge(page.url, page.result)
-        memory.learn(page.url, page.result, verdict)
-        text = memory.strip_boilerplate(page.url, page.result.text) if verdict.is_article else ""
+        stored = texts and verdict.is_article and page.gold_text
+        text = memory.strip_boilerplate(page.url, page.result.text) if stored else ""
         row = features(page.result.article_probability, counts_of(verdict.evidence))
-        found.append(Outcome(page, row, verdict.probability, verdict.is_article and bool(page.result.text), text))
-    return found
+        found[i] = Outcome(page, row, verdict.probability, verdict.is_article and bool(page.result.text), text)
+
+    for i in order:
+        verdict = memory.decide(pages[i].url, pages[i].result)
+        if verdict.settled:
+            final(i, verdict)
+        else:
+            held.append(i)
+            if len(held) > wait:
+                j = held.pop(0)
+                final(j, memory.judge(pages[j].url, pages[j].result))
+        known = sum(verdict.evidence.get("counts", {}).get("site", (0, 0)))
+        if not held or known < weights.min_evidence:  # nothing held could be settled yet
+            continue
+        still = []
+        for j in held:
+            again = memory.judge(pages[j].url, pages[j].result)
+            if again.settled:
+                final(j, again)
+            else:
+                still.append(j)
+        held = still
+    for j in held:
+        final(j, memory.judge(pages[j].url, pages[j].result))
+    return [found[i] for i in order]
 
 
 def page_only(base: Weights) -> Weights:
@@ -135,12 +169,12 @@ def fit(outcomes: Sequence[Outcome], base: Weights, article_loss: float) -> Weig
     )
 
 
-def fit_on(sites: dict[str, list[SitePage]], names: Sequence[str], base: Weights, article_loss: float) -> Weights:
+def fit_on(sites: dict[str, tuple[SitePage, ...]], names: Sequence[str], base: Weights, article_loss: float) -> Weights:
     """Weights fitted on the sites ``names``, the memory replayed in crawl order first with the pages'
     own verdicts, then with each fit's weights."""
     weights = page_only(base)
     for _ in range(ITERATIONS):
-        outcomes = [o for name in names for o in replay(sites[name], crawl_order(sites[name]), weights)]
+        outcomes = [o for name in names for o in replay(sites[name], crawl_order(sites[name]), weights, False)]
         weights = fit(outcomes, base, article_loss)
     return weights
 
@@ -202,7 +236,7 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def measure(sites: dict[str, list[SitePage]], base: Weights, article_loss: float, out=sys.stdout) -> dict:
+def measure(sites: dict[str, tuple[SitePage, ...]], base: Weights, article_loss: float, out=sys.stdout) -> dict:
     """Leave-one-site-out figures, printed; returned as a dict."""
     per_site: dict[str, dict[str, Tally]] = {}
     by_kind: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
@@ -301,15 +335,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     pages = load_site_pages(args.corpus, args.cache, progress=lambda line: print(line, file=sys.stderr))
     if args.probabilities:
         pages = with_probabilities(pages, args.probabilities)
-    sites: dict[str, list[SitePage]] = defaultdict(list)
+    grouped: dict[str, list[SitePage]] = defaultdict(list)
     for page in pages:
-        sites[page.site].append(page)
+        grouped[page.site].append(page)
+    sites = {name: tuple(found) for name, found in grouped.items()}
     base = Weights()
     print(
         f"{len(pages)} pages of {len(sites)} sites; page probabilities: {args.probabilities or 'the shipped model'}; "
-        f"{datetime.now(UTC):%Y-%m-%d}\n"
+        f"{machine_description()['summary']}\n"
     )
-    summary = measure(dict(sites), base, args.article_loss)
+    summary = measure(sites, base, args.article_loss)
     if args.write:
         weights = fit_on(sites, list(sites), base, args.article_loss)
         weights = replace(
