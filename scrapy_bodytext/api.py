@@ -7,7 +7,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from . import extractors
 from .config import ExtractConfig
@@ -22,6 +22,15 @@ from .page.sniff import looks_binary
 from .result import ExtractionResult, LimitExceeded, Reason, empty_result
 
 _DEFAULT_CONFIG: ExtractConfig | None = None
+
+
+class SiteMemoryLike(Protocol):
+    """What ``extract(..., memory=...)`` calls: ``scrapy_bodytext.sites.SiteMemory`` (or its Redis
+    form) decides a page with its site's evidence and takes out the site's furniture lines."""
+
+    def decide(self, url: str, result: ExtractionResult) -> Any: ...
+
+    def strip_boilerplate(self, url: str, text: str) -> str: ...
 
 
 def default_config() -> ExtractConfig:
@@ -44,6 +53,7 @@ def extract(
     output_format: str | None = None,
     links: bool | None = None,
     comments: bool | None = None,
+    memory: SiteMemoryLike | None = None,
 ) -> ExtractionResult:
     """Main text and article probability of one page.
 
@@ -53,8 +63,13 @@ def extract(
     and ``options`` (that extractor's options) override ``config`` for this call, and so do
     ``output_format`` ("text", "markdown" or "html": how the main text is written) and ``links``
     (write its links, in Markdown and HTML), and ``comments`` (give the reader comments apart, in
-    the result's ``comments``; off by default). Configuration errors (unknown extractor, option or
-    format) raise ``ValueError``; nothing about the page ever raises.
+    the result's ``comments``; off by default). ``memory`` (a ``scrapy_bodytext.sites.SiteMemory``,
+    with ``url`` given) weighs the evidence of the site's pages seen before with the page's own: the
+    result's probability, ``is_article`` and ``page_type`` are then the site's verdict, the text of
+    an article loses the site's furniture lines (plain text only), ``debug["site_evidence"]`` says
+    why, and the page is learned. Without it the result depends on this page alone. Configuration
+    errors (unknown extractor, option or format) raise ``ValueError``; nothing about the page ever
+    raises.
     """
     config = config or default_config()
     if extractor is not None and extractor != config.extractor:
@@ -69,7 +84,32 @@ def extract(
         config = config.replace(links=links)
     if comments is not None and comments != config.comments:
         config = config.replace(comments=comments)
-    return extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
+    result = extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
+    return with_site_memory(result, memory, url) if memory is not None and url else result
+
+
+def with_site_memory(result: ExtractionResult, memory: SiteMemoryLike, url: str) -> ExtractionResult:
+    """``result`` decided with its site's evidence (the page is learned too) and, when it stays an
+    article written as plain text, without the site's furniture lines."""
+    verdict = memory.decide(url, result)
+    if result.reason is not Reason.OK:
+        return result
+    is_article = bool(verdict.is_article)
+    page_type = result.page_type
+    if is_article != result.is_article:
+        page_type = "article" if is_article else ("other" if page_type == "article" else page_type)
+    text = result.text
+    if is_article and result.output_format == "text":
+        text = memory.strip_boilerplate(url, text)
+    debug = {**result.debug, "site_evidence": verdict.evidence}
+    return replace(
+        result,
+        text=text,
+        article_probability=float(verdict.probability),
+        is_article=is_article,
+        page_type=page_type,
+        debug=debug,
+    )
 
 
 def load_document(body: bytes | str, config: ExtractConfig, **page: Any) -> Document:
@@ -203,6 +243,8 @@ def extract_with_config(
         comments=comments,
         captions=captions,
         plain_text=plain_text,
+        template=found.template,
+        links=tuple(found.links),
         debug=debug,
         **result_values(metadata, doc.lang or doc.meta_lang, found.language),
     )

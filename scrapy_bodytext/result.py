@@ -20,7 +20,9 @@ class ExtractionResult:
     the method's judgement of the kind of page (``article``, ``listing``, ``forum``, ``product``,
     ``collection``, ``documentation``, ``service`` or ``other``; methods that tell only articles apart
     give ``article`` for a page that ``is_article`` and ``other`` otherwise); the default method types
-    a page ``article`` from its decision rule up, which may lie below the threshold.
+    a page ``article`` from its decision rule up, which may lie below the threshold. ``template`` and
+    ``links`` are what site memory weighs (``scrapy_bodytext.sites``), filled by the default method
+    only; they are inputs, not item values, so ``as_dict`` leaves them out.
     """
 
     text: str
@@ -46,6 +48,10 @@ class ExtractionResult:
     captions: str = ""  # the article's picture captions and credits, one per line (never part of ``text``)
     output_format: str = "text"  # how ``text`` is written: "text", "markdown" or "html"
     plain_text: str = ""  # ``text`` as plain text too, when asked for and ``output_format`` is another
+    template: str = ""  # how the page is built around its selection, hashed short (site memory; not an item value)
+    links: tuple[
+        str, ...
+    ] = ()  # absolute URLs of the links inside the selection, bounded (site memory; not an item value)
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, name: str):

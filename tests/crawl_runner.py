@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +68,25 @@ def run_crawl(
     text += done.stdout + done.stderr
     items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()] if feed.exists() else []
     return Crawl(items, json.loads(stats.read_text()) if stats.exists() else {}, text, done.returncode)
+
+
+def run_at_once(runs: dict[str, Callable[[], Crawl]]) -> dict[str, Crawl | BaseException]:
+    """Each of ``runs`` (usually one crawl process each) in a thread of its own, all at once; what each
+    returned, or the exception it raised (reported by the test, not lost in the thread)."""
+    done: dict[str, Crawl | BaseException] = {}
+
+    def run(name: str) -> None:
+        try:
+            done[name] = runs[name]()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            done[name] = exc
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in runs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return done
 
 
 def main(spec_path: str) -> None:

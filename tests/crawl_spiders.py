@@ -147,3 +147,22 @@ class RecordingPipeline:
         with open(self.path, "a", encoding="utf-8") as out:
             out.write(json.dumps({"class": type(item).__name__, "url": ItemAdapter(item)["url"]}) + "\n")
         return item
+
+
+def peak_rss_mb() -> int:
+    """The highest resident set size of this process so far (VmHWM), in MB: its own, unlike
+    ``ru_maxrss``, which Linux carries over from the process that started it."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
+
+class MeasuredSpider(SiteSpider):
+    """SiteSpider recording the crawl process's peak memory in the stats (``process/peak_rss_mb``)."""
+
+    name = "measured_site"
+
+    def closed(self, reason: str) -> None:
+        self.crawler.stats.set_value("process/peak_rss_mb", peak_rss_mb())

@@ -43,31 +43,34 @@ class Story:
     paragraphs: list[str]
 
 
+def paragraph(rng: random.Random, words: list[str], place: str, sentences: int) -> str:
+    """``sentences`` sentences of the patterns about ``words`` in ``place``."""
+    made = []
+    for pattern in rng.sample(PATTERNS, sentences):
+        values = {f"w{i}": word for i, word in enumerate(rng.sample(words, len(words)))}
+        made.append(
+            pattern.format(
+                Person=rng.choice(PEOPLE),
+                role=rng.choice(ROLES),
+                place=place,
+                day=rng.choice(DAYS),
+                month=rng.choice(MONTHS),
+                hour=rng.randint(6, 11),
+                n=rng.randint(2, 90),
+                year=rng.randint(1950, 2015),
+                **values,
+            )
+        )
+    return " ".join(made)
+
+
 def stories(seed: int = 7) -> list[Story]:
     """One story per subject, six paragraphs of four sentences each."""
     rng = random.Random(seed)
     made = []
     for subject, words in SUBJECTS.items():
         place = rng.choice(PLACES)
-        paragraphs = []
-        for _ in range(6):
-            sentences = []
-            for pattern in rng.sample(PATTERNS, 4):
-                values = {f"w{i}": word for i, word in enumerate(rng.sample(words, len(words)))}
-                sentences.append(
-                    pattern.format(
-                        Person=rng.choice(PEOPLE),
-                        role=rng.choice(ROLES),
-                        place=place,
-                        day=rng.choice(DAYS),
-                        month=rng.choice(MONTHS),
-                        hour=rng.randint(6, 11),
-                        n=rng.randint(2, 90),
-                        year=rng.randint(1950, 2015),
-                        **values,
-                    )
-                )
-            paragraphs.append(" ".join(sentences))
+        paragraphs = [paragraph(rng, words, place, 4) for _ in range(6)]
         headline = f"{place}: the {words[0]} and the long wait for the {words[1]}"
         made.append(Story(subject, headline, paragraphs))
     return made

@@ -7,12 +7,11 @@ started later still knows them."""
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter, defaultdict
 from urllib.parse import urlsplit
 
 import pytest
-from crawl_runner import ADDON, Crawl, run_crawl
+from crawl_runner import ADDON, Crawl, run_at_once, run_crawl
 from duplicate_site import site
 from http_server import SiteServer
 from test_redis import redis_url  # noqa: F401 - the fixture: a redis-server of its own
@@ -27,6 +26,11 @@ FAILING = "/amp/news/ferry.html"
 def server():
     with SiteServer(SERVED) as served:
         yield served
+
+
+def new_folder(folder):
+    folder.mkdir()
+    return folder
 
 
 def story_of(url: str) -> str:
@@ -99,23 +103,13 @@ def test_two_crawls_sharing_redis_store_each_story_once(server, tmp_path, redis_
         "BODYTEXT_DUPLICATE_REDIS_URL": redis_url,
         "BODYTEXT_DUPLICATE_REDIS_PREFIX": "crawl-test:duplicates",
     }
-    crawls: dict[str, Crawl | BaseException] = {}
-
     orders = {"a": list(COPIES), "b": list(reversed(COPIES))}  # both crawl every copy, from either end
-
-    def run(name: str) -> None:
-        folder = tmp_path / name
-        folder.mkdir()
-        try:
-            crawls[name] = crawl(folder, server, orders[name], **settings)
-        except BaseException as exc:  # noqa: BLE001 - reported by the test, not lost in the thread
-            crawls[name] = exc
-
-    threads = [threading.Thread(target=run, args=(name,)) for name in ("a", "b")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    crawls = run_at_once(
+        {
+            name: lambda name=name: crawl(new_folder(tmp_path / name), server, orders[name], **settings)
+            for name in orders
+        }
+    )
     both = [crawls["a"], crawls["b"]]
     assert all(isinstance(found, Crawl) for found in both), crawls
     stored = [item["url"] for found in both for item in found.items]

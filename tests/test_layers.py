@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "_core",
     ),  # the front door: extract(), its configuration, its result, extras, which build of the core runs
     ("duplicates",),  # content fingerprints and the crawl-wide index of stored articles
+    ("sites",),  # site memory: a site's confident verdicts per URL shape and template, its furniture lines
     ("workers", "archives"),  # where extraction runs; web archives read record by record
     ("plugin",),  # the Scrapy components
     ("evaluation",),  # scoring methods on labelled pages
@@ -38,7 +39,7 @@ SHARED = frozenset({"__version__"})
 #: the layers that run inside extract(): no Scrapy, no Twisted
 CORE = ("metadata", "page", "output", "extractors", "api", "config", "result", "_core")
 #: layers that import no Scrapy either, though they run outside extract()
-ENGINE_FREE = (*CORE, "duplicates")
+ENGINE_FREE = (*CORE, "duplicates", "sites")
 
 
 def modules() -> list[Path]:

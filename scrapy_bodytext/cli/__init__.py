@@ -212,6 +212,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="prefix of the index's Redis keys (default bodytext:duplicates)",
     )
 
+    extract.add_argument(
+        "--site-memory",
+        choices=("on", "off"),
+        default="off",
+        help="weigh each page with the pages of its site seen before it in the run (docs/site-memory.md): a "
+        "page's URL is its archive record's, --url, or its canonical URL; its furniture lines are taken out "
+        "of plain text, and --json lines and archives' lines get site_evidence (default off: every page alone)",
+    )
+
     evaluate = commands.add_parser(
         "evaluate",
         help="score extractors on a labelled corpus",

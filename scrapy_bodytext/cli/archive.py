@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from ..api import extract_with_config
+from ..api import extract_with_config, with_site_memory
 from ..archives.entries import ArchiveEntry, WarcUnavailable, iter_archive
 from ..config import ExtractConfig
 from ..result import SKIP_REASONS, ExtractionResult, Reason
@@ -21,6 +21,7 @@ from .progress import Progress, progress_display
 
 if TYPE_CHECKING:
     from ..duplicates import Deduplicator, Match
+    from ..sites import SiteMemory
 
 #: extraction outcomes counted as errors rather than as skipped pages
 _ERROR_REASONS = frozenset((Reason.ERROR, Reason.TIME_LIMIT))
@@ -79,9 +80,11 @@ def extract_archive(
     out: TextIO,
     extract_many: ExtractMany | None = None,
     duplicates: Deduplicator | None = None,
+    memory: SiteMemory | None = None,
 ) -> int:
     """Stream the archive ``stream`` into JSON lines on ``out``; damage and the summary go to stderr.
-    ``duplicates``: the run's duplicate check (a copy's line gets ``duplicate_of``, or is left out).
+    ``duplicates``: the run's duplicate check (a copy's line gets ``duplicate_of``, or is left out);
+    ``memory``: the run's site memory (each record weighed with its site's earlier records, in order).
 
     ``extract_many`` runs the extractor over the HTML pages, in order (default: one after the other
     in this process; a process pool's ordered map fits). Returns ``OK``, or ``FAILED`` when a part of
@@ -96,6 +99,8 @@ def extract_archive(
             ):
                 summary.records += 1
                 if result is not None:
+                    if memory is not None and entry.url:
+                        result = with_site_memory(result, memory, entry.url)
                     summary.add_result(result)
                     match = duplicates.check(entry.url or f"{name}#{entry.offset}", result) if duplicates else None
                     summary.duplicates += match is not None
@@ -129,9 +134,16 @@ def _write_row(out: TextIO, entry: ArchiveEntry, result: ExtractionResult, match
         "offset": entry.offset,
         "status": entry.status,
         **result.as_dict(),
+        **site_evidence(result),
         **(match.fields() if match is not None else {}),
     }
     out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def site_evidence(result: ExtractionResult) -> dict:
+    """The ``site_evidence`` field of an output line, when site memory weighed the page."""
+    found = result.debug.get("site_evidence")
+    return {"site_evidence": found} if found is not None else {}
 
 
 def _one_by_one(config: ExtractConfig) -> ExtractMany:

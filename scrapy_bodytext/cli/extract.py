@@ -18,11 +18,12 @@ from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from ..api import extract_with_config
+from ..api import extract_with_config, with_site_memory
 from ..archives.entries import GZIP_MAGIC, looks_like_archive
 from ..config import ExtractConfig
 from ..result import ExtractionResult, Reason, empty_result
 from . import FAILED, OK
+from .archive import site_evidence
 from .inputs import DEFAULT_GLOBS, STDIN, Source, gather
 from .options import build_config, parse_options
 from .parallel import in_order, worker_count
@@ -30,6 +31,7 @@ from .progress import Progress, progress_display
 
 if TYPE_CHECKING:
     from ..duplicates import Deduplicator
+    from ..sites import SiteMemory
 
 #: seconds a worker process may spend on one input before it is replaced (the extraction itself stops
 #: at the configured time budget; this catches what hangs outside it)
@@ -114,9 +116,11 @@ class ExtractRun:
         out: TextIO,
         sources: list[Source],
         duplicates: Deduplicator | None = None,
+        memory: SiteMemory | None = None,
     ):
         self.args = args
         self.duplicates = duplicates
+        self.memory = memory
         self.config = config
         self.out = out
         self.job = PageJob(config, args.url, args.encoding)
@@ -190,19 +194,25 @@ class ExtractRun:
         try:
             with open_input(name) as stream:
                 self.status = max(
-                    self.status, extract_archive(stream, name, self.config, self.out, duplicates=self.duplicates)
+                    self.status,
+                    extract_archive(
+                        stream, name, self.config, self.out, duplicates=self.duplicates, memory=self.memory
+                    ),
                 )
         except OSError as exc:
             self.fail(name, exc.strerror or str(exc))
 
     def write_page(self, name: str, result: ExtractionResult) -> None:
+        url = self.args.url or result.canonical_url
+        if self.memory is not None and url:
+            result = with_site_memory(result, self.memory, url)
         match = self.duplicates.check(self.args.url or name, result) if self.duplicates is not None else None
         if match is not None and self.duplicates.dropping:
             if not self.args.quiet:
                 self.note(f"== {name}: dropped, {duplicate_note(match)}")
             return
         if self.args.json:
-            row = {"path": name, "url": self.args.url, **result.as_dict()}
+            row = {"path": name, "url": self.args.url, **result.as_dict(), **site_evidence(result)}
             if match is not None:
                 row.update(match.fields())
             self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -301,7 +311,12 @@ def run_extract(args: argparse.Namespace) -> int:
             except OSError as exc:
                 print(f"scrapy-bodytext extract: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
                 return FAILED
-        return ExtractRun(args, config, out, sources, duplicates).run()
+        memory = None
+        if args.site_memory == "on":
+            from ..sites import SiteMemory
+
+            memory = SiteMemory()
+        return ExtractRun(args, config, out, sources, duplicates, memory).run()
 
 
 def open_duplicates(args: argparse.Namespace) -> Deduplicator:

@@ -44,6 +44,8 @@ class Extraction:
     comment_slots: Sequence[int] = ()
     page_type: str | None = None  # the method's page type (``None``: it tells only articles apart)
     caption_slots: Sequence[int] = ()  # the article's captions and picture credits, where told apart
+    template: str = ""  # the template signature (``page.signature``), for site memory; "" when not made
+    links: tuple[str, ...] = ()  # absolute URLs of the links inside the selection, for site memory
 
 
 def names() -> list[str]:

@@ -29,7 +29,7 @@ try:
 except ImportError as exc:
     raise missing_extra("scrapy_bodytext.integrations.datatrove", "datatrove", exc) from exc
 
-from ..api import extract_with_config
+from ..api import extract_with_config, with_site_memory
 from ..archives import iter_archive
 from ..config import DEFAULT_MAX_BODY_SIZE, DEFAULT_THRESHOLD, DEFAULT_TIME_BUDGET, OUTPUT_FORMATS, ExtractConfig
 from ..duplicates import DEFAULT_SIMILARITY, MODES, Deduplicator
@@ -37,6 +37,7 @@ from ..metadata import METADATA_VALUES
 from ..page.decoding import decode
 from ..plugin.settings import fields_of
 from ..result import ExtractionResult, Reason
+from ..sites import SiteMemory
 
 __all__ = ["ArchiveReader", "BodyTextExtractor"]
 
@@ -64,7 +65,10 @@ class BodyTextExtractor(PipelineStep):
     or "html"; ``timeout``: seconds of extraction per document. ``duplicates``: "flag" gives an article
     repeating an earlier one ``duplicate_of`` and ``duplicate_similarity`` metadata, "drop" drops it
     (``dropped_duplicate``), "off" (default) looks nothing up; each task keeps its own index, unless
-    ``duplicate_redis_url`` names a Redis that every task shares (docs/duplicates.md).
+    ``duplicate_redis_url`` names a Redis that every task shares (docs/duplicates.md). ``site_memory``:
+    weigh each page with the pages of its site the task saw before (docs/site-memory.md; the
+    document's ``site_evidence`` metadata says why), in this task's memory, or in the Redis at
+    ``site_memory_redis_url`` that every task shares.
     """
 
     name = "📰 BodyText"
@@ -82,6 +86,9 @@ class BodyTextExtractor(PipelineStep):
         duplicate_similarity: float = DEFAULT_SIMILARITY,
         duplicate_redis_url: str | None = None,
         duplicate_redis_prefix: str = "bodytext:duplicates",
+        site_memory: bool = False,
+        site_memory_redis_url: str | None = None,
+        site_memory_redis_prefix: str = "bodytext:sites",
     ):
         super().__init__()
         self.config = build_config(extractor, threshold, fields, output_format, timeout)
@@ -101,6 +108,10 @@ class BodyTextExtractor(PipelineStep):
         if not isinstance(drop_non_articles, bool):
             raise ValueError(f"drop_non_articles must be True or False, got {drop_non_articles!r}")
         self.drop_non_articles = drop_non_articles
+        if not isinstance(site_memory, bool):
+            raise ValueError(f"site_memory must be True or False, got {site_memory!r}")
+        self.site_memory = {"on": site_memory, "redis_url": site_memory_redis_url, "prefix": site_memory_redis_prefix}
+        self.memory: SiteMemory | None = None  # opened by run(), in the task
         self.keys = metadata_keys(fields)
         self.timeout = float(timeout)
 
@@ -113,6 +124,7 @@ class BodyTextExtractor(PipelineStep):
         duplicates = Deduplicator(
             settings["mode"], settings["similarity"], redis_url=settings["redis_url"], prefix=settings["prefix"]
         )
+        self.memory = open_site_memory(**self.site_memory)
         with (
             ExtractorSandbox(timeout=self.timeout + KILL_GRACE, warmup_text=(WARM_UP, None)) as sandbox,
             closing(duplicates),
@@ -151,6 +163,8 @@ class BodyTextExtractor(PipelineStep):
             return Reason.ERROR.value
         if result.reason not in (Reason.OK, Reason.NO_MAIN_TEXT):
             return result.reason.value
+        if self.memory is not None and isinstance(url, str):
+            result = with_site_memory(result, self.memory, url)
         if self.drop_non_articles and not result.is_article:
             return NOT_AN_ARTICLE
         self.stat_update("articles" if result.is_article else "non_articles")
@@ -158,9 +172,22 @@ class BodyTextExtractor(PipelineStep):
 
     def _fill(self, doc: Document, result: ExtractionResult) -> None:
         doc.text = result.text
+        if "site_evidence" in result.debug:
+            doc.metadata["site_evidence"] = result.debug["site_evidence"]
         for name, key in self.keys:
             value = result.value(name)
             doc.metadata[key] = list(value) if isinstance(value, tuple) else value
+
+
+def open_site_memory(on: bool, redis_url: str | None, prefix: str) -> SiteMemory | None:
+    """The task's site memory (None when off): in this task, or in a Redis every task shares."""
+    if not on:
+        return None
+    if redis_url:
+        from ..sites.redis_memory import RedisSiteMemory
+
+        return RedisSiteMemory(redis_url, prefix=prefix)
+    return SiteMemory()
 
 
 def extract_in_child(body: str | bytes, url: str | None, config: ExtractConfig) -> ExtractionResult:

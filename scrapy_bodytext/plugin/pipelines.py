@@ -3,7 +3,8 @@
 For an item linked to its page by :class:`BodyTextSpiderMiddleware`, the configured extractor runs on
 the page's body in a bounded pool (threads, or worker processes with ``BODYTEXT_WORKERS``), once per
 page however many items the page produced. Articles get the result values ``BODYTEXT_FIELDS`` names
-(``main_text`` and ``article_probability`` by default); items of non-article pages raise
+(``main_text`` and ``article_probability`` by default), the page's verdict weighed first with its
+site's evidence (``BODYTEXT_SITE_MEMORY``: an uncertain page may wait for more); items of non-article pages raise
 :class:`NotAnArticle`; items of pages the extractor could not handle follow ``BODYTEXT_ON_FAILURE``.
 An article repeating one the crawl stored already is flagged (``duplicate_of``,
 ``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. Each page
@@ -29,8 +30,17 @@ from ..workers.executors import Executor, WorkerLost, announce, extract_timed, m
 from . import zyte
 from .duplicates import DuplicateCheck
 from .middlewares import BodyTextDownloaderMiddleware
-from .review import DUPLICATE, NOT_AN_ARTICLE, UNCERTAIN_ARTICLE, RejectedFeed, RejectedPage, page_rejected
-from .settings import BodyTextSettings
+from .review import (
+    DUPLICATE,
+    LITTLE_SITE_EVIDENCE,
+    NOT_AN_ARTICLE,
+    UNCERTAIN_ARTICLE,
+    RejectedFeed,
+    RejectedPage,
+    page_rejected,
+)
+from .settings import CRAWL_VALUES, BodyTextSettings
+from .sites import SiteCheck
 from .spidermiddlewares import META_EXTRACTOR, BodyTextSpiderMiddleware, ItemLinks, Page
 from .startup import crawler_settings
 
@@ -97,6 +107,7 @@ class BodyTextPipeline:
         self._article_configs: dict[int, tuple[ExtractConfig, ExtractConfig]] = {}
         self._missing: dict[type, tuple[str, ...]] = {}  # item class -> fields it lacks
         self.duplicates = None if settings.duplicates == "off" else DuplicateCheck(settings, crawler.stats, self._log)
+        self.sites = SiteCheck(settings, crawler, self._log) if settings.site_memory else None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BodyTextPipeline:
@@ -115,8 +126,12 @@ class BodyTextPipeline:
         announce(self.executor, self.crawler.settings.get("BODYTEXT_WORKERS"))
         if self.duplicates is not None:
             self.duplicates.open()
+        if self.sites is not None:
+            self.sites.open()
 
     async def close_spider(self) -> None:
+        if self.sites is not None:
+            self.sites.close()
         await run_in_thread(self.executor.shutdown)
         if self.duplicates is not None:
             self.duplicates.close()
@@ -149,7 +164,7 @@ class BodyTextPipeline:
             if self.settings.drop_non_articles:
                 raise NotAnArticle(page.url, result.article_probability, self._threshold, result.extractor)
         duplicate = self._duplicate_of(page, result)
-        self._write(item, result)
+        self._write(item, result, page)
         if duplicate is not None and self.duplicates is not None:
             self.duplicates.flag(item, duplicate)
         return item
@@ -177,11 +192,14 @@ class BodyTextPipeline:
     # --- one extraction per page -------------------------------------------------------------
 
     async def _result_of(self, page: Page, article: bool = False) -> ExtractionResult:
-        """The page's result, extracting it if no other item of the page did; reported once. ``article``:
-        the item is a Zyte ``Article``, whose fields need the page's metadata and plain text."""
+        """The page's result, extracting it if no other item of the page did, weighed with its site's
+        evidence; reported once. ``article``: the item is a Zyte ``Article``, whose fields need the
+        page's metadata and plain text."""
         if page.result is None:
             await self._extract(page, article)
         assert page.result is not None
+        if self.sites is not None:
+            page.result = await self.sites.decide(page, page.result)
         if not page.reported:
             page.reported = True
             self._report(page, page.result)
@@ -256,7 +274,9 @@ class BodyTextPipeline:
         stats.max_value("bodytext/extraction_time/max_ms", milliseconds)
 
     def _report(self, page: Page, result: ExtractionResult) -> None:
-        """Stats and one log line per page (never per item, never the page's text)."""
+        """Stats and one log line per page (never per item, never the page's text); a page decided on
+        little site evidence is listed for review with that evidence."""
+        review = self.sites.review_detail(page) if self.sites is not None else ""
         if result.reason not in JUDGED:
             self.stats.inc_value(f"bodytext/pages/failed/{result.reason.value}")
             outcome = "dropped" if self.settings.on_failure == "drop" else "stored with empty text"
@@ -268,6 +288,8 @@ class BodyTextPipeline:
                 self._announce_rejected(page, result, result.reason.value)
         elif result.is_article:
             self.stats.inc_value("bodytext/pages/articles")
+            if review:
+                self._announce_rejected(page, result, LITTLE_SITE_EVIDENCE, review)
         elif self.settings.keeps(result):
             self.stats.inc_value(f"bodytext/pages/kept_types/{result.page_type}")
             if result.page_type == "article":  # typed an article below the threshold: kept, and listed for review
@@ -279,7 +301,9 @@ class BodyTextPipeline:
                     result.extractor,
                     page.url,
                 )
-                self._announce_rejected(page, result, UNCERTAIN_ARTICLE)
+                self._announce_rejected(page, result, UNCERTAIN_ARTICLE, review)
+            elif review:
+                self._announce_rejected(page, result, LITTLE_SITE_EVIDENCE, review)
         else:
             self.stats.inc_value("bodytext/pages/non_articles")
             if self.settings.drop_non_articles:
@@ -292,12 +316,15 @@ class BodyTextPipeline:
                     page.url,
                 )
                 reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
-                self._announce_rejected(page, result, reason)
+                self._announce_rejected(page, result, reason, review)
+            elif review:
+                self._announce_rejected(page, result, LITTLE_SITE_EVIDENCE, review)
 
     def _announce_rejected(self, page: Page, result: ExtractionResult, reason: str, detail: str = "") -> None:
         """The ``page_rejected`` signal, once per page whose items are dropped or kept in doubt (the
         review feed's input)."""
-        self.stats.inc_value("bodytext/pages/review" if reason == UNCERTAIN_ARTICLE else "bodytext/pages/rejected")
+        kept = reason in (UNCERTAIN_ARTICLE, LITTLE_SITE_EVIDENCE)
+        self.stats.inc_value("bodytext/pages/review" if kept else "bodytext/pages/rejected")
         rejected = RejectedPage(
             url=page.url,
             reason=reason,
@@ -312,9 +339,10 @@ class BodyTextPipeline:
 
     # --- item fields ---------------------------------------------------------------------------
 
-    def _write(self, item: Any, result: ExtractionResult) -> None:
-        """The result values BODYTEXT_FIELDS names, into their item fields (tuples as lists); Zyte's
-        fields and shapes for a Zyte ``Article`` and with the zyte-article preset."""
+    def _write(self, item: Any, result: ExtractionResult, page: Page) -> None:
+        """The result values BODYTEXT_FIELDS names, into their item fields (tuples as lists), and the
+        crawl's (``site_evidence``); Zyte's fields and shapes for a Zyte ``Article`` and with the
+        zyte-article preset."""
         if zyte.is_article(item):
             zyte.fill_article(item, result, overwrite=self.settings.zyte_overwrite)
             return
@@ -323,7 +351,7 @@ class BodyTextPipeline:
         values = {}
         for value_name, field in self.settings.field_map:
             if field not in missing:
-                value = result.value(value_name)
+                value = self._crawl_value(value_name, page) if value_name in CRAWL_VALUES else result.value(value_name)
                 values[field] = list(value) if isinstance(value, tuple) else value
         if self.settings.zyte:
             shaped = zyte.article_values(result)
@@ -337,6 +365,12 @@ class BodyTextPipeline:
             adapter.update(values)
         if missing:
             self.stats.inc_value("bodytext/errors/missing_fields")
+
+    def _crawl_value(self, name: str, page: Page) -> Any:
+        """A value the crawl adds to the page's own: ``site_evidence`` (None: the page was not judged
+        with its site)."""
+        assert name == "site_evidence", name
+        return self.sites.evidence(page) if self.sites is not None else None
 
     def _missing_fields(self, item_class: type) -> tuple[str, ...]:
         """Fields a typed item class lacks; reported once per class, with what to declare."""

@@ -39,6 +39,9 @@ NOT_AN_ARTICLE = "not_an_article"
 DUPLICATE = "duplicate"
 #: reason of a page kept in doubt: typed an article, its probability below the threshold
 UNCERTAIN_ARTICLE = "uncertain_article"
+#: reason of a stored page decided while its site had too little evidence (BODYTEXT_SITE_MEMORY); the
+#: evidence is in ``detail``; a dropped page keeps its reason, with the evidence in ``detail`` too
+LITTLE_SITE_EVIDENCE = "little_site_evidence"
 
 
 @dataclass
@@ -46,9 +49,7 @@ class RejectedPage:
     """What a reviewer needs to judge a rejection: the page, why, and the figures behind it."""
 
     url: str
-    reason: (
-        str  # "not_an_article", "uncertain_article" (kept), "duplicate", "no_main_text", or why the extractor failed
-    )
+    reason: str  # "not_an_article", "uncertain_article" or "little_site_evidence" (kept), "duplicate", "no_main_text", or why the extractor failed
     article_probability: float
     threshold: float
     extractor: str

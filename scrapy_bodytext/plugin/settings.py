@@ -55,8 +55,10 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
         "tags",
         "section",
     ),
-    "all": tuple(VALUE_NAMES),
+    "all": (*VALUE_NAMES, "site_evidence"),
 }
+#: values a crawl adds to the page's own (its site's evidence): written by the plugin, not by a result
+CRAWL_VALUES = ("site_evidence",)
 #: presets written under other names and shapes (zyte-article: Zyte's Article fields, see ``plugin.zyte``)
 RENAMING_PRESETS: dict[str, dict[str, str]] = {zyte.PRESET: zyte.ARTICLE_FIELDS}
 #: what happens to an article repeating a stored one (BODYTEXT_DUPLICATES)
@@ -65,6 +67,12 @@ DUPLICATE_CHOICES = MODES
 DUPLICATE_FIELDS = FIELDS
 #: command-line spellings of "no field" for BODYTEXT_TEXT_FIELD / BODYTEXT_PROBABILITY_FIELD
 NO_FIELD = ("", "none", "null")
+#: sites the in-memory site memory remembers (BODYTEXT_SITE_MEMORY_SITES)
+DEFAULT_SITE_MEMORY_SITES = 10_000
+#: uncertain pages waiting for their site's evidence at once, in the whole crawl (BODYTEXT_SITE_WAIT_PAGES)
+DEFAULT_SITE_WAIT_PAGES = 16
+#: longest wait of one page for its site's evidence, in seconds (BODYTEXT_SITE_WAIT_SECONDS)
+DEFAULT_SITE_WAIT_SECONDS = 30.0
 
 
 DEFAULTS: dict[str, Any] = {
@@ -97,6 +105,12 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_DUPLICATE_CAPACITY": DEFAULT_CAPACITY,
     "BODYTEXT_DUPLICATE_REDIS_URL": None,
     "BODYTEXT_DUPLICATE_REDIS_PREFIX": "bodytext:duplicates",
+    "BODYTEXT_SITE_MEMORY": True,
+    "BODYTEXT_SITE_MEMORY_SITES": DEFAULT_SITE_MEMORY_SITES,
+    "BODYTEXT_SITE_MEMORY_REDIS_URL": None,
+    "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": "bodytext:sites",
+    "BODYTEXT_SITE_WAIT_PAGES": DEFAULT_SITE_WAIT_PAGES,
+    "BODYTEXT_SITE_WAIT_SECONDS": DEFAULT_SITE_WAIT_SECONDS,
 }
 
 
@@ -129,6 +143,12 @@ class BodyTextSettings:
     duplicate_capacity: int  # articles the in-memory index remembers
     duplicate_redis_url: str | None  # the index is shared through this Redis, else in memory
     duplicate_redis_prefix: str
+    site_memory: bool  # each page's verdict is weighed with its site's evidence
+    site_memory_sites: int  # sites the in-memory site memory remembers
+    site_memory_redis_url: str | None  # the site memory is shared through this Redis, else in memory
+    site_memory_redis_prefix: str
+    site_wait_pages: int  # uncertain pages waiting for evidence at once (0: none waits)
+    site_wait_seconds: float  # longest wait of one page
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -216,6 +236,12 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         duplicate_capacity=reader.get("BODYTEXT_DUPLICATE_CAPACITY", _integer(1)),
         duplicate_redis_url=reader.get("BODYTEXT_DUPLICATE_REDIS_URL", _redis_url),
         duplicate_redis_prefix=reader.get("BODYTEXT_DUPLICATE_REDIS_PREFIX", _key_prefix),
+        site_memory=reader.get("BODYTEXT_SITE_MEMORY", _boolean),
+        site_memory_sites=reader.get("BODYTEXT_SITE_MEMORY_SITES", _integer(1)),
+        site_memory_redis_url=reader.get("BODYTEXT_SITE_MEMORY_REDIS_URL", _redis_url),
+        site_memory_redis_prefix=reader.get("BODYTEXT_SITE_MEMORY_REDIS_PREFIX", _key_prefix),
+        site_wait_pages=reader.get("BODYTEXT_SITE_WAIT_PAGES", _integer(0)),
+        site_wait_seconds=reader.get("BODYTEXT_SITE_WAIT_SECONDS", _number(0.0, None, open_low=True)),
     )
 
 
@@ -318,7 +344,7 @@ def _redis_url(value: Any) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if not isinstance(value, str) or not value.strip().startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError("expected a Redis URL such as 'redis://localhost:6379/0', or None for the in-memory index")
+        raise ValueError("expected a Redis URL such as 'redis://localhost:6379/0', or None to keep it in memory")
     return value.strip()
 
 
@@ -428,7 +454,7 @@ def _field_map(reader: _Reader) -> tuple[tuple[str, str], ...]:
 def fields_of(value: Any) -> dict[str, str]:
     """The result values a ``BODYTEXT_FIELDS``-style value names, each with the field (or key) it is
     written to (those mapped to None left out); raises ``ValueError`` saying what is expected."""
-    return {name: field for name, field in _fields(value).items() if field}
+    return {name: field for name, field in _fields(value).items() if field and name not in CRAWL_VALUES}
 
 
 def _fields(value: Any) -> dict[str, str | None]:
@@ -469,11 +495,12 @@ def _has_zyte_preset(value: Any) -> bool:
 
 
 def _value_name(name: Any) -> str:
-    if name not in VALUE_NAMES:
-        close = difflib.get_close_matches(str(name), [*VALUE_NAMES, *FIELD_PRESETS, *RENAMING_PRESETS], n=1)
+    if name not in VALUE_NAMES and name not in CRAWL_VALUES:
+        known = [*VALUE_NAMES, *CRAWL_VALUES, *FIELD_PRESETS, *RENAMING_PRESETS]
+        close = difflib.get_close_matches(str(name), known, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise ValueError(
-            f"unknown result value {name!r}; {hint}known: {', '.join(VALUE_NAMES)}; "
+            f"unknown result value {name!r}; {hint}known: {', '.join([*VALUE_NAMES, *CRAWL_VALUES])}; "
             f"presets: {', '.join([*FIELD_PRESETS, *RENAMING_PRESETS])}"
         )
     return name

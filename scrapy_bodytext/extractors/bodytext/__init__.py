@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ...page.document import Document
+from ...page.signature import selection_links, template_signature
 from .. import Extraction
 from ..options import check_number
 from . import context, page, units
@@ -212,4 +213,6 @@ def extract(doc: Document, options: Options) -> Extraction:
         comment_slots,
         page_type,
         caption_slots,
+        template_signature(doc, slots),
+        selection_links(doc, slots),
     )

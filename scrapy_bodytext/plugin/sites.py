@@ -1,0 +1,333 @@
+"""The crawl's site memory: each judged page's verdict is weighed with what the crawl learned of its
+site (``scrapy_bodytext.sites``); an uncertain page of a site with too little evidence yet waits for
+more, bounded in count and in time, and never past the crawl's end
+([site-memory.md](../../docs/site-memory.md#in-a-crawl)).
+
+Scrapy keeps a response in its scraper slot until every item of it is processed, so a waiting page
+holds its response: at most ``BODYTEXT_SITE_WAIT_PAGES`` pages wait at once in the whole crawl (the
+oldest is decided on what is known when one more comes), each at most ``BODYTEXT_SITE_WAIT_SECONDS``;
+when nothing but waiting pages is left in flight (the crawl would wait on itself) the oldest is
+decided at once, and every waiting page is decided when the engine closes. The memory is asked
+synchronously, as the duplicate check asks its index; a failing memory decides on the page's own
+verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from scrapy.utils.asyncio import create_looping_call
+
+from ..result import ExtractionResult, Reason
+from ..sites import SiteMemory, site_key
+from ..workers.executors import wait_for
+from .settings import BodyTextSettings
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from ..sites import SiteVerdict
+    from .spidermiddlewares import Page
+
+#: seconds between two looks at the waiting pages (time bound, a crawl waiting on itself, closing)
+TICK_SECONDS = 0.1
+#: looks in a row that must find the crawl waiting on itself before the oldest page is released
+#: (a download may be about to start between two looks)
+STALLED_TICKS = 2
+#: probabilities closer than this are the same (the site's combination may round the page's own)
+SAME_PROBABILITY = 1e-9
+#: how a waiting page was let go, by stat name
+BY_COUNT, BY_TIME, WHEN_STALLED, ON_CLOSE = (
+    "released_by_count",
+    "released_by_time",
+    "released_when_stalled",
+    ("released_on_close"),
+)
+
+
+@dataclass(eq=False)
+class Waiting:
+    """One uncertain page waiting for its site's evidence; ``decided`` gets its final result."""
+
+    page: Page
+    result: ExtractionResult
+    site: str  # the memory's key of the page's site
+    since: float  # time.monotonic() when it started waiting
+    decided: Future
+
+
+class SiteCheck:
+    """One crawl's site memory and the verdict on each of its pages."""
+
+    def __init__(self, settings: BodyTextSettings, crawler: Crawler, log: Callable[..., None]):
+        self.settings = settings
+        self.crawler = crawler
+        self._log = log  # the pipeline's: its per-page lines share one logger
+        self.memory: Any = None
+        self._decisions: WeakKeyDictionary[Page, Future] = WeakKeyDictionary()
+        self._evidence: WeakKeyDictionary[Page, dict] = WeakKeyDictionary()  # the verdict's site_evidence
+        self._little: WeakKeyDictionary[Page, dict] = WeakKeyDictionary()  # decided on little evidence
+        self._waiting: dict[Page, Waiting] = {}  # oldest first
+        self._stalled_ticks = 0
+        self._ticker: Any = None
+        self._waits = False  # pages may wait: waiting is on and a running engine can release them
+
+    @property
+    def stats(self) -> Any:
+        return self.crawler.stats
+
+    @property
+    def waiting(self) -> int:
+        """Pages waiting for evidence now."""
+        return len(self._waiting)
+
+    def _count(self, name: str, count: int = 1) -> None:
+        self.stats.inc_value(f"bodytext/sites/{name}", count)
+
+    # --- life cycle ------------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Builds the memory (in memory, or in Redis); a Redis that cannot be reached is one ERROR line,
+        and every page keeps its own verdict (``bodytext/sites/errors``)."""
+        from ..sites import RedisSiteMemory  # loads redis only when asked for
+
+        settings = self.settings
+        try:
+            if settings.site_memory_redis_url is None:
+                self.memory = SiteMemory(max_sites=settings.site_memory_sites)
+            else:
+                self.memory = RedisSiteMemory(
+                    settings.site_memory_redis_url,
+                    prefix=settings.site_memory_redis_prefix,
+                    max_sites=settings.site_memory_sites,
+                )
+                len(self.memory.store)  # one round trip: a Redis that cannot be reached says so now
+        except Exception as exc:  # noqa: BLE001 - an unreachable memory must not lose the crawl's items
+            self.memory = None
+            self._count("errors")
+            self._log(logging.ERROR, "Site memory unavailable, every page keeps its own verdict: %s", exc)
+        # outside a crawl's engine (a pipeline driven by hand) nothing could release a waiting page
+        self._waits = bool(settings.site_wait_pages) and self.memory is not None and self._engine() is not None
+        if self._waits:
+            self._ticker = create_looping_call(self._tick)
+            self._ticker.start(TICK_SECONDS, now=False)
+
+    def close(self) -> None:
+        """Decides every page still waiting (none normally: the engine's close released them), and
+        records the memory's size."""
+        self._release_all(ON_CLOSE)
+        if self._ticker is not None and self._ticker.running:
+            self._ticker.stop()
+        if self.memory is None:
+            return
+        try:
+            remembered = len(self.memory.store)
+            if remembered:
+                self.stats.set_value("bodytext/sites/sites_remembered", remembered)
+        except Exception as exc:  # noqa: BLE001 - a size Redis cannot tell is left out of the stats
+            self._log(logging.WARNING, "Site memory could not tell its size: %s", exc)
+        closing = getattr(self.memory, "close", None)
+        if callable(closing):
+            try:
+                closing()
+            except Exception as exc:  # noqa: BLE001 - closing a lost connection is not the crawl's error
+                self._log(logging.WARNING, "Site memory did not close cleanly: %s", exc)
+
+    # --- one verdict per page --------------------------------------------------------------------
+
+    async def decide(self, page: Page, result: ExtractionResult) -> ExtractionResult:
+        """The page's result as its site's evidence has it (the page's own for failed pages, or when
+        the memory is off or failing); the first item of a page asks, its other items share the answer."""
+        if self.memory is None or result.reason is not Reason.OK:
+            return result
+        decided = self._decisions.get(page)
+        if decided is None:
+            decided = self._decisions[page] = Future()
+            self._start(page, result, decided)
+        return decided.result() if decided.done() else await wait_for(decided)
+
+    def evidence(self, page: Page) -> dict | None:
+        """The page's ``site_evidence`` (None: not judged by the memory)."""
+        return self._evidence.get(page)
+
+    def little_evidence(self, page: Page) -> dict | None:
+        """The evidence of a page decided while its site had too little of it (listed for review)."""
+        return self._little.get(page)
+
+    def _start(self, page: Page, result: ExtractionResult, decided: Future) -> None:
+        verdict = self._judge(page.url, result)
+        if verdict is None:
+            _resolve(decided, result)
+            return
+        self._count("judged")
+        if verdict.settled or not self._waits:
+            self._settle(page, result, verdict, decided)
+            return
+        self._waiting[page] = Waiting(page, result, _site_of(page.url), time.monotonic(), decided)
+        self._count("waited")
+        if len(self._waiting) > self.settings.site_wait_pages:
+            self._release_oldest(BY_COUNT)
+        self.stats.max_value("bodytext/sites/waiting_max", len(self._waiting))
+
+    def _judge(self, url: str, result: ExtractionResult) -> SiteVerdict | None:
+        try:
+            return self.memory.judge(url, result)
+        except Exception as exc:  # noqa: BLE001 - a failing memory leaves the page its own verdict
+            self._count("errors")
+            self._log(logging.WARNING, "Site memory failed, the page keeps its own verdict (%s): %s", exc, url)
+            return None
+
+    def _settle(self, page: Page, result: ExtractionResult, verdict: SiteVerdict, decided: Future) -> None:
+        """Records the verdict, gives the page its final result, and judges again the pages of its
+        site that wait (the site knows one page more)."""
+        try:
+            self._learn(page.url, result, verdict)
+        except Exception as exc:  # noqa: BLE001 - the verdict stands; the memory misses one page
+            self._count("errors")
+            self._log(logging.WARNING, "Site memory could not record the page (%s): %s", exc, page.url)
+        final = self._apply(page, result, verdict)
+        self._evidence[page] = dict(verdict.evidence)
+        if not verdict.settled:
+            self._count("decided_with_little_evidence")
+            self._little[page] = dict(verdict.evidence)
+        _resolve(decided, final)
+        self._judge_waiting(_site_of(page.url))
+
+    def _learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> None:
+        """``memory.learn``, counting the sites an in-memory store forgets to make room for a new one
+        (a shared Redis store is bounded by every process at once: not counted there)."""
+        sites = getattr(self.memory.store, "sites", None)  # the in-memory store's sites, oldest first
+        site = verdict.evidence.get("site")
+        new = isinstance(sites, dict) and site is not None and site not in sites
+        before = len(self.memory.store) if new else 0
+        if self.memory.learn(url, result, verdict) and new and len(self.memory.store) == before:
+            self._count("sites_forgotten")
+
+    def _apply(self, page: Page, result: ExtractionResult, verdict: SiteVerdict) -> ExtractionResult:
+        """``result`` with the site's probability, and what follows from it: the verdict and the type."""
+        if abs(verdict.probability - result.article_probability) < SAME_PROBABILITY:
+            return result  # the site changes nothing: the page keeps its own figures, to the last digit
+        threshold = self.settings.extract.threshold
+        is_article = verdict.probability >= threshold
+        if is_article == result.is_article:
+            return dataclasses.replace(result, article_probability=verdict.probability)
+        self._count("overturned_to_article" if is_article else "overturned_to_non_article")
+        self._log(
+            logging.INFO,
+            "Site memory: %s (article_probability %.2f on the page, %.2f with its site: %s): %s",
+            "an article" if is_article else "not an article",
+            result.article_probability,
+            verdict.probability,
+            verdict.evidence.get("why", "") or "site evidence",
+            page.url,
+        )
+        page_type = "article" if is_article else verdict.evidence.get("page_type") or "other"
+        return dataclasses.replace(
+            result, article_probability=verdict.probability, is_article=is_article, page_type=page_type
+        )
+
+    # --- waiting pages ---------------------------------------------------------------------------
+
+    def _judge_waiting(self, site: str) -> None:
+        """Judges again the waiting pages of ``site``; those its evidence now settles are decided."""
+        for entry in [entry for entry in self._waiting.values() if entry.site == site]:
+            if entry.page not in self._waiting:  # decided meanwhile (a page decided before it settled it)
+                continue
+            verdict = self._judge(entry.page.url, entry.result)
+            if verdict is None or verdict.settled:
+                del self._waiting[entry.page]
+                self._count("settled_while_waiting" if verdict is not None else "released_on_error")
+                self._decide_now(entry, verdict)
+
+    def _release_oldest(self, how: str) -> None:
+        """Decides the page that has waited longest on what its site's evidence is now."""
+        entry = self._waiting.pop(next(iter(self._waiting)))
+        self._count(how)
+        self._decide_now(entry, self._judge(entry.page.url, entry.result))
+
+    def _decide_now(self, entry: Waiting, verdict: SiteVerdict | None) -> None:
+        """A page out of the waiting ones gets its answer, whatever fails (then its own verdict)."""
+        try:
+            if verdict is not None:
+                self._settle(entry.page, entry.result, verdict, entry.decided)
+        finally:
+            _resolve(entry.decided, entry.result)  # nothing when settled
+
+    def _release_all(self, how: str) -> None:
+        while self._waiting:
+            self._release_oldest(how)
+
+    def _tick(self) -> None:
+        """The bounds that do not come with a new page: time, the crawl waiting on itself, closing. A
+        failure here would leave pages waiting with nothing to release them: they are all decided."""
+        try:
+            self._look()
+        except Exception as exc:  # noqa: BLE001 - never leave a page waiting on a broken look
+            self._count("errors")
+            self._log(logging.ERROR, "Site memory's waiting pages decided at once after an error: %r", exc)
+            self._waits = False
+            self._release_all(ON_CLOSE)
+
+    def _look(self) -> None:
+        if not self._waiting:
+            self._stalled_ticks = 0
+            return
+        if self._engine_closing():
+            self._release_all(ON_CLOSE)
+            return
+        deadline = time.monotonic() - self.settings.site_wait_seconds
+        while self._waiting and next(iter(self._waiting.values())).since <= deadline:
+            self._release_oldest(BY_TIME)
+        self._stalled_ticks = self._stalled_ticks + 1 if self._waiting and self._stalled() else 0
+        if self._stalled_ticks >= STALLED_TICKS:
+            self._stalled_ticks = 0
+            self._release_oldest(WHEN_STALLED)
+
+    def _engine(self) -> Any:
+        """The crawl's engine, None before the crawl starts (or when no crawl runs the pipeline)."""
+        try:
+            return self.crawler.engine
+        except RuntimeError:  # Scrapy's "not set yet"
+            return None
+
+    def _engine_closing(self) -> bool:
+        engine = self._engine()
+        slot = getattr(engine, "_slot", None)
+        return engine is None or not engine.running or slot is None or bool(getattr(slot, "closing", None))
+
+    def _stalled(self) -> bool:
+        """Whether the crawl waits on itself: nothing downloading, and every response in the scraper is
+        one whose items wait (they hold the scraper slot; no evidence can come)."""
+        engine = self._engine()
+        try:
+            slot = engine.scraper.slot
+            if engine.downloader.active or slot.queue:
+                return False
+            return len(self._waiting) >= len(slot.active)
+        except AttributeError:  # another Scrapy's engine: the time bound still holds
+            return False
+
+    def review_detail(self, page: Page) -> str:
+        """What the review feed says of a page decided on little site evidence ('' for other pages)."""
+        evidence = self._little.get(page)
+        if evidence is None:
+            return ""
+        return "decided with little site evidence: " + json.dumps(evidence, sort_keys=True, default=str)
+
+
+def _resolve(decided: Future, result: ExtractionResult) -> None:
+    """Hands ``result`` to the items awaiting ``decided`` (none when their task was cancelled)."""
+    if not decided.done():
+        decided.set_result(result)
+
+
+def _site_of(url: str) -> str:
+    return site_key(url)

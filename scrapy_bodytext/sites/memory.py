@@ -1,0 +1,171 @@
+"""Site memory: what the confident verdicts of a site's pages say about its other pages, bounded
+(the sites learned least recently are forgotten first), in this process. ``RedisSiteMemory``
+(``redis_memory``) is the same shared through Redis."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+
+from ..result import ExtractionResult, Reason
+from . import boilerplate
+from .evidence import STORED, PageKeys, explain, make_mark, parse_mark, read_counts, site_links
+from .verdict import SiteVerdict, Weights, features, load_weights
+
+#: sites remembered by default
+DEFAULT_MAX_SITES = 10_000
+
+
+class LocalStore:
+    """Each site's fields (counters, marks) in a dict, the sites in the order they were last learned."""
+
+    def __init__(self, max_sites: int) -> None:
+        if max_sites < 1:
+            raise ValueError(f"max_sites must be at least 1, got {max_sites}")
+        self.max_sites = max_sites
+        self.sites: OrderedDict[str, dict[str, int | str]] = OrderedDict()
+
+    def read(self, site: str, names: Sequence[str]) -> list[int | str | None]:
+        fields = self.sites.get(site, {})
+        return [fields.get(name) for name in names]
+
+    def update(
+        self, site: str, increments: Mapping[str, int], values: Mapping[str, str], unless: str | None = None
+    ) -> bool:
+        """Add ``increments`` and set ``values`` in the site's fields, unless the field ``unless`` is
+        set already (False then); the site becomes the newest, the oldest beyond the bound go."""
+        if unless is not None and unless in self.sites.get(site, {}):
+            return False
+        fields = self.sites.pop(site, None) or {}
+        for name, step in increments.items():
+            fields[name] = int(fields.get(name, 0)) + step
+        fields.update(values)
+        self.sites[site] = fields
+        while len(self.sites) > self.max_sites:
+            self.sites.popitem(last=False)
+        return True
+
+    def forget(self) -> None:
+        self.sites.clear()
+
+    def __len__(self) -> int:
+        return len(self.sites)
+
+
+class SiteMemory:
+    """Counts of a site's confident verdicts per URL shape and template, and the site's furniture
+    lines; ``judge`` weighs them with a page's own probability, ``learn`` adds a page's confident
+    verdict, ``decide`` does both. The same pages in the same order give the same verdicts."""
+
+    def __init__(self, max_sites: int = DEFAULT_MAX_SITES, *, weights: Weights | None = None, store=None) -> None:
+        self.weights = weights or load_weights()
+        self.store = store if store is not None else LocalStore(max_sites)
+
+    # ------------------------------------------------------------------ verdicts
+    def judge(self, url: str, result: ExtractionResult) -> SiteVerdict:
+        """The page's verdict after its site's evidence; reads the memory, never changes it, and
+        never counts the page itself (a page learned before is taken back out of its counts)."""
+        keys = PageKeys.of(url, result)
+        page_probability = result.article_probability
+        if not keys.site or result.reason is not Reason.OK:
+            return SiteVerdict(page_probability, page_probability, result.is_article, True, {"site": keys.site})
+        links = site_links(keys, result.links)
+        counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
+        weights = self.weights
+        probability = weights.probability(features(page_probability, counts))
+        # a page the page judge calls a non-article with confidence is dropped at once; any other waits
+        # for its site's evidence (a home page or a list judged an article with confidence is common)
+        settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
+        evidence = {
+            "site": keys.site,
+            "shape": keys.shape,
+            "template": keys.template,
+            "counts": {
+                "site": list(counts.site),
+                "shape": list(counts.shape),
+                "coarse": list(counts.coarse),
+                "template": list(counts.template),
+            },
+            "links": counts.links,
+            "site_links": sum(links.values()),
+            "page_probability": round(page_probability, 4),
+            "why": explain(page_probability, probability, counts),
+        }
+        return SiteVerdict(probability, page_probability, probability >= weights.threshold, settled, evidence)
+
+    def teaches(self, result: ExtractionResult, verdict: SiteVerdict) -> bool | None:
+        """What a page's verdict teaches its site: True (a confident article), False (a confident
+        non-article) or None (nothing). Guards against a site's confident mistakes: a page whose
+        selection links densely to many pages of its own site (a list of posts) never teaches that
+        it is an article, and a non-article teaches only when its site's evidence agrees; the rest is
+        left to the counts being read as shares of the site's articles, where early mistakes stay a
+        minority that later posts outweigh (a guard that refuses pages the site's evidence overturns
+        locks a site into its first mistakes, and out of a second kind of post that comes late)."""
+        weights = self.weights
+        if result.reason is not Reason.OK:
+            return None
+        if verdict.page_probability >= weights.confident:
+            links = verdict.evidence.get("site_links", 0)
+            listing = links >= weights.teaching_links and links * 1000 >= weights.teaching_density * len(result.text)
+            return None if listing else True
+        if verdict.page_probability <= 1 - weights.confident and verdict.probability < weights.agreement:
+            return False
+        return None
+
+    def learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> bool:
+        """Record the page's confident verdict (nothing when it is not confident, or when the page
+        was learned before); True when something was recorded."""
+        keys = PageKeys.of(url, result)
+        if not keys.site:
+            return False
+        article = self.teaches(result, verdict)
+        if article is None:
+            return False
+        stored, mark = self.store.read(keys.site, [STORED, keys.mark])
+        if mark:
+            return False
+        increments = dict.fromkeys(keys.counters(article), 1)
+        count_lines = article and int(stored or 0) < boilerplate.SAMPLE_ARTICLES and bool(result.text)
+        if count_lines:
+            increments[STORED] = 1
+            increments.update(dict.fromkeys(boilerplate.counted_lines(result.text), 1))
+        mark = make_mark(article, keys.template, count_lines)
+        return self.store.update(keys.site, increments, {keys.mark: mark}, unless=keys.mark)
+
+    def decide(self, url: str, result: ExtractionResult) -> SiteVerdict:
+        """``judge`` then ``learn``: the usual call, once per page."""
+        verdict = self.judge(url, result)
+        self.learn(url, result, verdict)
+        return verdict
+
+    # ------------------------------------------------------------------ furniture
+    def strip_boilerplate(self, url: str, text: str) -> str:
+        """``text`` without the lines that recur on many of the site's stored articles (the page's
+        own lines never count: a page learned before is taken back out), unless a line sits inside a
+        run of the article's prose. Lines are those of the plain-text output (one block a line)."""
+        keys = PageKeys.of(url, _NO_RESULT)
+        lines = text.splitlines()
+        if not keys.site or not lines:
+            return text
+        fields = [boilerplate.line_key(line) if line.strip() else "" for line in lines]
+        names = sorted({name for name in fields if name})
+        values = self.store.read(keys.site, [STORED, keys.mark, *names])
+        stored, mark = int(values[0] or 0), values[1]
+        counts = {name: int(value or 0) for name, value in zip(names, values[2:])}
+        if mark and parse_mark(str(mark))[2]:  # its own lines were counted: take them back
+            stored -= 1
+            own = set(boilerplate.counted_lines(text))
+            counts = {name: count - (name in own) for name, count in counts.items()}
+        share, minimum = self.weights.boilerplate_share, self.weights.boilerplate_count
+        recurring = [bool(name) and boilerplate.is_recurring(counts[name], stored, share, minimum) for name in fields]
+        if not any(recurring):
+            return text
+        drop = boilerplate.furniture_lines(lines, recurring)
+        return "\n".join(line for line, gone in zip(lines, drop) if not gone)
+
+    def forget(self) -> None:
+        """Forget every site."""
+        self.store.forget()
+
+
+_NO_RESULT = ExtractionResult("", 0.0, False, "")

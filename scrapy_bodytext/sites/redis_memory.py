@@ -1,0 +1,113 @@
+"""Site memory shared through Redis, for a crawl spread over processes and machines: the same
+counts as ``SiteMemory``, written by one Lua script (a page is learned once, the oldest sites go
+past the bound), so every process reads what every other learned. It outlives the crawl.
+
+Keys, under ``prefix`` (``bodytext:sites`` by default): ``{prefix}:site:{site}`` (hash: the site's
+counters and marks, see ``evidence``), ``{prefix}:order`` (sorted set: site -> when it was last
+learned), ``{prefix}:clock`` (the counter that orders them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..extras import missing_extra
+from .memory import DEFAULT_MAX_SITES, SiteMemory
+from .verdict import Weights
+
+#: KEYS: the site's hash, the order, the clock. ARGV: prefix, site, max sites, the field that must not
+#: be set yet ("" for none), number of increments, then name/step pairs, then name/value pairs.
+#: Returns 1 when the site was updated, 0 when the field was set already.
+UPDATE_SCRIPT = """
+local prefix, site, max_sites, unless, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+if unless ~= '' and redis.call('HEXISTS', KEYS[1], unless) == 1 then return 0 end
+local at = 6
+for i = 1, n do
+  redis.call('HINCRBY', KEYS[1], ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+while at < #ARGV do
+  redis.call('HSET', KEYS[1], ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), site)
+while redis.call('ZCARD', KEYS[2]) > max_sites do
+  local oldest = redis.call('ZPOPMIN', KEYS[2])
+  redis.call('DEL', prefix .. ':site:' .. oldest[1])
+end
+return 1
+"""
+
+
+class RedisStore:
+    """Each site's fields in a Redis hash, the sites ordered by when they were last learned."""
+
+    def __init__(self, url: str, *, prefix: str, max_sites: int, client: Any = None) -> None:
+        if max_sites < 1:
+            raise ValueError(f"max_sites must be at least 1, got {max_sites}")
+        try:
+            import redis
+        except ImportError as exc:
+            raise missing_extra("site memory in Redis", "redis", exc) from None
+        self.prefix = prefix
+        self.max_sites = max_sites
+        self.client = client or redis.Redis.from_url(url)
+        self._update = self.client.register_script(UPDATE_SCRIPT)
+
+    def site_key(self, site: str) -> str:
+        return f"{self.prefix}:site:{site}"
+
+    def read(self, site: str, names: Sequence[str]) -> list[int | str | None]:
+        if not names:
+            return []
+        values = self.client.hmget(self.site_key(site), list(names))
+        return [value.decode("utf-8") if value is not None else None for value in values]
+
+    def update(
+        self, site: str, increments: Mapping[str, int], values: Mapping[str, str], unless: str | None = None
+    ) -> bool:
+        args: list[Any] = [self.prefix, site, self.max_sites, unless or "", len(increments)]
+        for name, step in increments.items():
+            args += [name, step]
+        for name, value in values.items():
+            args += [name, value]
+        keys = [self.site_key(site), f"{self.prefix}:order", f"{self.prefix}:clock"]
+        return bool(self._update(keys=keys, args=args))
+
+    def forget(self) -> None:
+        """Delete every key under the prefix."""
+        batch = []
+        for key in self.client.scan_iter(match=f"{self.prefix}:*", count=1000):
+            batch.append(key)
+            if len(batch) == 500:
+                self.client.delete(*batch)
+                batch = []
+        if batch:
+            self.client.delete(*batch)
+
+    def __len__(self) -> int:
+        return int(self.client.zcard(f"{self.prefix}:order"))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class RedisSiteMemory(SiteMemory):
+    """``SiteMemory`` kept in the Redis at ``url`` (``redis://host:port/db``) under ``prefix``."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "bodytext:sites",
+        max_sites: int = DEFAULT_MAX_SITES,
+        weights: Weights | None = None,
+        client: Any = None,
+    ) -> None:
+        super().__init__(
+            max_sites, weights=weights, store=RedisStore(url, prefix=prefix, max_sites=max_sites, client=client)
+        )
+
+    def close(self) -> None:
+        self.store.close()

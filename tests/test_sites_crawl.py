@@ -1,0 +1,294 @@
+"""Real crawls of a generated blog on 127.0.0.1 with the site memory on (its default): the listings the
+page judge alone keeps are dropped, no article is dropped by the memory, waiting pages never stall a
+crawl and every item is stored or dropped; two crawl processes sharing a real redis-server decide as
+one, and a crawl started later reuses what they learned; bad settings stop the crawl with one line."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from blog_site import SERVICE, blog
+from crawl_runner import ADDON, Crawl, run_at_once, run_crawl
+from http_server import SiteServer
+from test_redis import free_port, redis_url  # noqa: F401 - the fixture: a redis-server of its own
+from test_startup import ADDON as CUSTOM_SETTINGS
+from test_startup import lines_at, scrapy, write_runspider
+
+from scrapy_bodytext.sites import load_weights
+
+PAGES, KINDS = blog(60)
+ARTICLES = {path for path, kind in KINDS.items() if kind == "article"}
+LISTINGS = {path for path, kind in KINDS.items() if kind in ("listing", "home")}
+#: every path, in the order a reader of the blog meets them: the newest posts, then their listings
+ORDER = sorted(PAGES, key=lambda path: (KINDS[path] != "article", path))
+#: pages the page judge is unsure of (date archives, service pages): none teaches the site anything
+UNSURE = [path for path in ORDER if path in SERVICE or (KINDS[path] == "listing" and path[1:5].isdigit())]
+STAT_NAMES = (
+    "judged",
+    "overturned_to_article",
+    "overturned_to_non_article",
+    "waited",
+    "waiting_max",
+    "settled_while_waiting",
+    "released_by_count",
+    "released_by_time",
+    "released_when_stalled",
+    "released_on_close",
+    "released_on_error",
+    "decided_with_little_evidence",
+    "sites_forgotten",
+    "sites_remembered",
+    "errors",
+)
+
+
+#: what the site's evidence changes waits for the fitted combination (until then it is the page's own
+#: probability): the tests of what it changes fail strictly once it is fitted, until their mark goes
+unfitted = pytest.mark.xfail(
+    not load_weights().fitted,
+    reason="the site memory's combination is not fitted yet (scrapy_bodytext/sites/weights.json)",
+    strict=True,
+)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SiteServer(PAGES) as served:
+        yield served
+
+
+def path_of(url: str) -> str:
+    return urlsplit(url).path
+
+
+def crawl(folder, server, order: list[str] | None = None, host: str | None = None, **settings) -> Crawl:
+    """The blog crawled from its home page, or the paths in ``order`` without following links."""
+    folder.mkdir(exist_ok=True)
+    base = server.base_url if host is None else server.base_url.replace("127.0.0.1", host)
+    where = {"start": base + "/"}
+    if order is not None:
+        (folder / "urls.txt").write_text("\n".join(base + path for path in order))
+        where = {"urls": str(folder / "urls.txt"), "follow": "0"}
+    found = run_crawl(folder, settings={"ADDONS": ADDON, "BODYTEXT_WORKERS": 0, **settings}, **where)
+    assert found.returncode == 0, found.log[-3000:]
+    print(f"\n--- {folder.name}: {found.stored} stored, {found.dropped} dropped")
+    print(json.dumps(found.stats_under("bodytext/sites"), sort_keys=True))
+    return found
+
+
+def nothing_lost(found: Crawl) -> None:
+    """Every page's item (one per page) was stored or dropped, and nothing of a page is left held."""
+    responses = found.stat("response_received_count")
+    assert found.stored + found.dropped == responses == found.stat("bodytext/items/extracted")
+    assert found.stat("bodytext/items/unreleased") == 0
+
+
+def stored_paths(found: Crawl) -> set[str]:
+    return {path_of(item["url"]) for item in found.items}
+
+
+@pytest.fixture(scope="module")
+def judged_alone(server, tmp_path_factory) -> Crawl:
+    return crawl(tmp_path_factory.mktemp("alone"), server, ORDER, BODYTEXT_SITE_MEMORY=False)
+
+
+@unfitted
+def test_listings_the_page_judge_keeps_are_dropped_and_no_article_is(server, tmp_path, judged_alone):
+    kept_alone = stored_paths(judged_alone) & LISTINGS
+    assert len(kept_alone) >= 20, "the blog must hold listings a judge of one page keeps"
+    found = crawl(tmp_path, server, ORDER)
+    stored = stored_paths(found)
+    assert ARTICLES <= stored, sorted(ARTICLES - stored)
+    still_kept = kept_alone & stored
+    print("listings kept by the page judge and by the site:", sorted(still_kept))
+    assert len(still_kept) <= len(kept_alone) // 10
+    overturned = found.stat("bodytext/sites/overturned_to_non_article")
+    assert overturned == len(stored_paths(judged_alone) - stored) >= len(kept_alone) - len(still_kept)
+    assert found.stat("bodytext/sites/judged") == found.stat("bodytext/pages/extracted")
+    nothing_lost(found)
+
+
+def test_the_site_evidence_is_written_when_asked_for(server, tmp_path):
+    found = crawl(tmp_path, server, ORDER[:40], BODYTEXT_FIELDS=["default", "site_evidence"])
+    assert found.items and all(isinstance(item["site_evidence"], dict) for item in found.items)
+    assert all(item["site_evidence"] for item in found.items)
+    default = crawl(tmp_path / "default", server, ORDER[:40])
+    assert all(set(item) == {"url", "kind", "main_text", "article_probability"} for item in default.items)
+
+
+@unfitted
+def test_with_a_stricter_threshold_the_site_keeps_the_briefs_the_page_judge_rejects(server, tmp_path):
+    strict = {"BODYTEXT_ARTICLE_THRESHOLD": 0.8}
+    alone = crawl(tmp_path / "alone", server, ORDER, BODYTEXT_SITE_MEMORY=False, **strict)
+    lost_alone = ARTICLES - stored_paths(alone)
+    assert lost_alone, "the briefs must fall below the stricter threshold on their own"
+    found = crawl(tmp_path / "memory", server, ORDER, **strict)
+    assert lost_alone <= stored_paths(found)
+    assert found.stat("bodytext/sites/overturned_to_article") >= len(lost_alone)
+
+
+def test_a_crawl_with_two_requests_at_once_and_waiting_finishes_and_loses_nothing(server, tmp_path):
+    started = time.monotonic()
+    found = crawl(tmp_path, server, CONCURRENT_REQUESTS=2)
+    assert time.monotonic() - started < 60
+    assert found.stat("response_received_count") == len(PAGES)
+    assert found.stat("bodytext/sites/waited") > 0
+    assert found.stat("bodytext/sites/waiting_max") <= 16
+    nothing_lost(found)
+
+
+def test_a_crawl_waiting_on_itself_releases_the_oldest_at_once(server, tmp_path):
+    """Only pages the page judge is unsure of (date archives, service pages), each allowed to wait a
+    minute: no page of the site ever settles them, so at the end every response the scraper holds is
+    waiting, nothing downloads, and they are decided one after the other at once, not after the minute."""
+    started = time.monotonic()
+    found = crawl(
+        tmp_path,
+        server,
+        UNSURE,
+        CONCURRENT_REQUESTS=2,
+        BODYTEXT_SITE_WAIT_PAGES=1000,
+        BODYTEXT_SITE_WAIT_SECONDS=60,
+        BODYTEXT_REJECTED_FEED=str(tmp_path / "review.jsonl"),
+    )
+    assert time.monotonic() - started < 50
+    nothing_lost(found)
+    assert found.stat("response_received_count") == len(UNSURE)
+    released = found.stat("bodytext/sites/released_when_stalled")
+    assert released > 0 and found.stat("bodytext/sites/released_by_time") == 0
+    assert found.stat("bodytext/sites/waited") == (
+        found.stat("bodytext/sites/settled_while_waiting") + released + found.stat("bodytext/sites/released_on_close")
+    )
+    little = found.stat("bodytext/sites/decided_with_little_evidence")
+    assert little >= released
+    review = [json.loads(line) for line in (tmp_path / "review.jsonl").read_text().splitlines()]
+    evidence = [record for record in review if "decided with little site evidence: {" in record["detail"]]
+    assert len(evidence) == little
+
+
+def test_bounds_release_the_oldest_by_count_and_by_time(server, tmp_path):
+    by_count = crawl(tmp_path / "count", server, ORDER[::-1], CONCURRENT_REQUESTS=4, BODYTEXT_SITE_WAIT_PAGES=1)
+    assert by_count.stat("bodytext/sites/waiting_max") == 1
+    assert by_count.stat("bodytext/sites/released_by_count") > 0
+    nothing_lost(by_count)
+    by_time = crawl(tmp_path / "time", server, ORDER[::-1], CONCURRENT_REQUESTS=4, BODYTEXT_SITE_WAIT_SECONDS=0.01)
+    assert by_time.stat("bodytext/sites/released_by_time") > 0
+    assert by_time.stat("bodytext/sites/released_by_count") == 0
+    nothing_lost(by_time)
+
+
+def test_waiting_pages_are_decided_when_the_crawl_closes_early(server, tmp_path):
+    """Only unsure pages, waiting a minute each: the first one released (the crawl waits on itself)
+    closes the crawl (one item is enough), and the pages still waiting are decided as it closes."""
+    found = crawl(
+        tmp_path,
+        server,
+        UNSURE,
+        CONCURRENT_REQUESTS=2,
+        CLOSESPIDER_ITEMCOUNT=1,
+        BODYTEXT_SITE_WAIT_PAGES=1000,
+        BODYTEXT_SITE_WAIT_SECONDS=60,
+    )
+    assert "closespider_itemcount" in found.log
+    assert found.stat("bodytext/sites/released_on_close") > 0
+    assert found.stat("bodytext/sites/waited") == (
+        found.stat("bodytext/sites/released_when_stalled") + found.stat("bodytext/sites/released_on_close")
+    )
+    assert found.stored + found.dropped == found.stat("bodytext/items/extracted")
+
+
+def test_no_waiting_gives_the_same_results_for_the_same_pages_in_the_same_order(server, tmp_path):
+    settings = {"CONCURRENT_REQUESTS": 1, "BODYTEXT_SITE_WAIT_PAGES": 0}
+    first = crawl(tmp_path / "first", server, ORDER, **settings)
+    second = crawl(tmp_path / "second", server, ORDER, **settings)
+    assert first.items == second.items
+    assert first.stat("bodytext/sites/waited") == 0
+    assert first.stats_under("bodytext/sites") == second.stats_under("bodytext/sites")
+
+
+def test_a_small_memory_forgets_the_oldest_site(server, tmp_path):
+    """The blog served as two sites (127.0.0.1 and localhost), a memory of one site."""
+    order = [server.base_url + path for path in ORDER]
+    order += [url.replace("127.0.0.1", "localhost") for url in order]
+    (tmp_path / "urls.txt").write_text("\n".join(order))
+    found = run_crawl(
+        tmp_path,
+        settings={"ADDONS": ADDON, "BODYTEXT_WORKERS": 0, "BODYTEXT_SITE_MEMORY_SITES": 1},
+        urls=str(tmp_path / "urls.txt"),
+        follow="0",
+    )
+    assert found.returncode == 0, found.log[-3000:]
+    assert found.stat("bodytext/sites/sites_forgotten") >= 1
+    assert found.stat("bodytext/sites/sites_remembered") == 1
+
+
+def test_an_unreachable_redis_leaves_each_page_its_own_verdict(server, tmp_path, judged_alone):
+    found = crawl(tmp_path, server, ORDER, BODYTEXT_SITE_MEMORY_REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
+    assert found.stat("bodytext/sites/errors") == 1
+    assert "Site memory unavailable, every page keeps its own verdict" in found.log
+    assert stored_paths(found) == stored_paths(judged_alone)
+    assert found.stat("bodytext/sites/judged") == 0
+    nothing_lost(found)
+
+
+@pytest.mark.redis
+def test_two_crawls_sharing_redis_decide_as_one_and_a_restart_reuses_it(server, tmp_path, redis_url):  # noqa: F811
+    settings = {"BODYTEXT_SITE_MEMORY_REDIS_URL": redis_url, "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": "crawl-test:sites"}
+    alone = crawl(tmp_path / "one", server, ORDER)
+    halves = {"a": ORDER[0::2], "b": ORDER[1::2]}
+    crawls = run_at_once(
+        {name: lambda name=name: crawl(tmp_path / name, server, halves[name], **settings) for name in halves}
+    )
+    assert all(isinstance(found, Crawl) for found in crawls.values()), crawls
+    shared = stored_paths(crawls["a"]) | stored_paths(crawls["b"])
+    assert ARTICLES <= shared
+    assert shared == stored_paths(alone), sorted(shared ^ stored_paths(alone))
+
+    # a crawl started later, of the listings only, judges its first page with what they learned
+    listings_only = sorted(LISTINGS)
+    one_at_a_time = {"CONCURRENT_REQUESTS": 1, "BODYTEXT_FIELDS": ["default", "site_evidence"]}
+    fresh = crawl(tmp_path / "fresh", server, listings_only, **one_at_a_time)
+    restarted = crawl(tmp_path / "restarted", server, listings_only, **one_at_a_time, **settings)
+    first = {crawled.items[0]["url"]: crawled.items[0]["site_evidence"] for crawled in (fresh, restarted)}
+    print("first pages' evidence:", json.dumps(first))
+    assert sum(fresh.items[0]["site_evidence"]["counts"]["site"]) == 0
+    assert all(sum(item["site_evidence"]["counts"]["site"]) >= len(ARTICLES) // 2 for item in restarted.items)
+    assert stored_paths(restarted) <= stored_paths(fresh)
+
+
+def test_every_stat_is_documented_and_the_code_counts_no_other():
+    code = (Path(__file__).resolve().parent.parent / "scrapy_bodytext" / "plugin" / "sites.py").read_text()
+    counted = set(re.findall(r'_count\("(\w+)"', code)) | set(re.findall(r'"bodytext/sites/(\w+)"', code))
+    counted |= set(re.findall(r'"(released_\w+)"', code))
+    counted |= {"overturned_to_article", "overturned_to_non_article"}  # counted as one or the other
+    assert counted <= set(STAT_NAMES), counted - set(STAT_NAMES)
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "plugin.md").read_text()
+    for name in STAT_NAMES:
+        assert f"`bodytext/sites/{name}`" in docs or f"`.../{name}`" in docs, name
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("BODYTEXT_SITE_MEMORY", "maybe", "expected True or False"),
+        ("BODYTEXT_SITE_MEMORY_SITES", "0", "expected an integer >= 1"),
+        ("BODYTEXT_SITE_MEMORY_REDIS_URL", "http://127.0.0.1/", "expected a Redis URL"),
+        ("BODYTEXT_SITE_MEMORY_REDIS_PREFIX", "two words", "expected a Redis key prefix without spaces"),
+        ("BODYTEXT_SITE_WAIT_PAGES", "-1", "expected an integer >= 0"),
+        ("BODYTEXT_SITE_WAIT_SECONDS", "0", "expected a number > 0.0"),
+    ],
+)
+def test_a_bad_setting_stops_the_crawl_with_one_error_line(server, tmp_path, name, value, message):
+    status, output = scrapy(
+        tmp_path, write_runspider(tmp_path, CUSTOM_SETTINGS), "-a", f"start={server.url('/')}", "-s", f"{name}={value}"
+    )
+    assert status == 1, output[-3000:]
+    errors = lines_at("ERROR", output) + lines_at("CRITICAL", output)
+    assert len(errors) == 1, output[-3000:]
+    assert f"Crawl stopped by an invalid setting: {name}: {message}" in errors[0]
+    assert "Traceback" not in output
