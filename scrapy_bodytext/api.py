@@ -91,7 +91,12 @@ def extract(
 def with_site_memory(result: ExtractionResult, memory: SiteMemoryLike, url: str) -> ExtractionResult:
     """``result`` decided with its site's evidence (the page is learned too) and, when it stays an
     article written as plain text, without the site's furniture lines."""
-    verdict = memory.decide(url, result)
+    return apply_site_verdict(result, memory.decide(url, result), memory, url)
+
+
+def apply_site_verdict(result: ExtractionResult, verdict: Any, memory: SiteMemoryLike, url: str) -> ExtractionResult:
+    """``result`` as its site's ``verdict`` has it: probability, verdict, type, and an article's plain
+    text without the site's furniture lines (the crawl's pipeline applies verdicts it waited for)."""
     if result.reason is not Reason.OK:
         return result
     is_article = bool(verdict.is_article)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import sys
 import types
@@ -97,6 +96,8 @@ def make_pipeline(executor=None, **settings):
             "ADDONS": {"scrapy_bodytext.Addon": 0},
             "BODYTEXT_EXTRACTOR": "scripted",
             "BODYTEXT_WORKERS": 0,
+            # the page judged alone: the site memory's verdicts are tested by real crawls (test_sites_crawl)
+            "BODYTEXT_SITE_MEMORY": False,
             **settings,
         },
     )
@@ -388,9 +389,6 @@ def test_each_rejected_page_is_announced_once():
     process(pipeline, ({}, listing), ({}, listing), ({}, failed), ({}, failed), ({}, article))
     pages = {page.url: page for page, spider in announced}
     assert len(announced) == 2 and all(spider is pipeline.crawler.spider for _, spider in announced)
-    # an unsure page (0.1) of a site the crawl knows nothing of yet: the record carries that evidence
-    evidence = pages["https://example.com/l"].detail.removeprefix("decided with little site evidence: ")
-    assert json.loads(evidence)["page_probability"] == 0.1 and json.loads(evidence)["counts"]["site"] == [0, 0]
     assert pages["https://example.com/l"] == RejectedPage(
         url="https://example.com/l",
         reason="not_an_article",
@@ -399,7 +397,7 @@ def test_each_rejected_page_is_announced_once():
         extractor="scripted",
         page_type="other",
         title="",
-        detail=pages["https://example.com/l"].detail,
+        detail="",
     )
     assert pages["https://example.com/e"].reason == "empty" and pages["https://example.com/e"].article_probability == 0
     assert stats(pipeline)["bodytext/pages/rejected"] == 2
@@ -488,10 +486,8 @@ def test_pages_of_kept_types_are_stored_and_articles_in_doubt_listed_for_review(
     assert isinstance(outs[2], NotAnArticle)
     assert [(page.url, page.reason, page.page_type) for page in announced] == [
         ("https://example.com/doubt", "uncertain_article", "article"),
-        # stored, unsure (0.2), and its site unknown yet: listed with the site's evidence
-        ("https://example.com/forum", "little_site_evidence", "forum"),
         ("https://example.com/shop", "not_an_article", "product"),
     ]
     found = stats(pipeline)
-    assert found["bodytext/pages/review"] == 2 and found["bodytext/pages/rejected"] == 1
+    assert found["bodytext/pages/review"] == 1 and found["bodytext/pages/rejected"] == 1
     assert found["bodytext/items/kept_types/article"] == found["bodytext/items/kept_types/forum"] == 1

@@ -14,7 +14,6 @@ verdict.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import time
@@ -26,6 +25,7 @@ from weakref import WeakKeyDictionary
 
 from scrapy.utils.asyncio import create_looping_call
 
+from ..api import apply_site_verdict
 from ..result import ExtractionResult, Reason
 from ..sites import SiteMemory, site_key
 from ..workers.executors import wait_for
@@ -212,27 +212,25 @@ class SiteCheck:
             self._count("sites_forgotten")
 
     def _apply(self, page: Page, result: ExtractionResult, verdict: SiteVerdict) -> ExtractionResult:
-        """``result`` with the site's probability, and what follows from it: the verdict and the type."""
-        if abs(verdict.probability - result.article_probability) < SAME_PROBABILITY:
+        """``result`` as the site's verdict has it (``extract(..., memory=...)``'s rule: the memory's
+        fitted decision, the type that follows, an article's text without the site's furniture)."""
+        if verdict.is_article == result.is_article and (
+            abs(verdict.probability - result.article_probability) < SAME_PROBABILITY
+        ):
             return result  # the site changes nothing: the page keeps its own figures, to the last digit
-        threshold = self.settings.extract.threshold
-        is_article = verdict.probability >= threshold
-        if is_article == result.is_article:
-            return dataclasses.replace(result, article_probability=verdict.probability)
-        self._count("overturned_to_article" if is_article else "overturned_to_non_article")
-        self._log(
-            logging.INFO,
-            "Site memory: %s (article_probability %.2f on the page, %.2f with its site: %s): %s",
-            "an article" if is_article else "not an article",
-            result.article_probability,
-            verdict.probability,
-            verdict.evidence.get("why", "") or "site evidence",
-            page.url,
-        )
-        page_type = "article" if is_article else verdict.evidence.get("page_type") or "other"
-        return dataclasses.replace(
-            result, article_probability=verdict.probability, is_article=is_article, page_type=page_type
-        )
+        final = apply_site_verdict(result, verdict, self.memory, page.url)
+        if final.is_article != result.is_article:
+            self._count("overturned_to_article" if final.is_article else "overturned_to_non_article")
+            self._log(
+                logging.INFO,
+                "Site memory: %s (article_probability %.2f on the page, %.2f with its site: %s): %s",
+                "an article" if final.is_article else "not an article",
+                result.article_probability,
+                verdict.probability,
+                verdict.evidence.get("why", "") or "site evidence",
+                page.url,
+            )
+        return final
 
     # --- waiting pages ---------------------------------------------------------------------------
 
