@@ -302,3 +302,20 @@ def test_the_command_line_weighs_a_folder_of_a_sites_pages_with_site_memory(tmp_
     last_post = max(i for i, page in enumerate(pages) if page.is_article)
     assert FURNITURE[0] in rows["off"][last_post]["text"]
     assert FURNITURE[0] not in rows["on"][last_post]["text"]
+
+
+def test_the_datatrove_step_weighs_a_sites_documents_in_order_as_extract_does():
+    pytest.importorskip("datatrove", reason="the datatrove extra is not installed (pip install '.[datatrove]')")
+    from datatrove.data import Document
+
+    from scrapy_bodytext.integrations.datatrove import BodyTextExtractor
+
+    pages = build_blog()
+    docs = [Document(text=p.html, id=str(n), metadata={"url": p.url}) for n, p in enumerate(pages)]
+    step = BodyTextExtractor(site_memory=True, drop_non_articles=False)
+    kept = list(step.run(iter(docs)))
+    memory = SiteMemory()
+    expected = [extract(p.html, url=p.url, memory=memory) for p in pages]
+    assert [doc.metadata["article_probability"] for doc in kept] == [r.article_probability for r in expected]
+    assert [doc.text for doc in kept] == [r.text for r in expected]
+    assert all(doc.metadata["site_evidence"]["site"] == "example.org" for doc in kept)

@@ -56,13 +56,9 @@ class RedisIndex:
     def __init__(self, url: str, *, prefix: str = "bodytext:duplicates", similarity: float, client: Any = None):
         if not 0.0 < similarity <= 1.0:
             raise ValueError(f"similarity must be within (0, 1], got {similarity!r}")
-        try:
-            import redis
-        except ImportError as exc:
-            raise missing_extra("the Redis duplicate index", "redis", exc) from None
         self.similarity = similarity
         self.prefix = prefix
-        self.client = client or redis.Redis.from_url(url)
+        self.client = client or redis_client(url, "the Redis duplicate index")
         lsh = lsh_bands(similarity)
         self.ranges = lsh.hashranges
         self._needed = max(1, round(similarity * NUM_PERM - 1e-9))
@@ -98,10 +94,7 @@ class RedisIndex:
 
     def clear(self) -> int:
         """Delete every key of this index (what a new crawl from scratch wants); the number deleted."""
-        deleted = 0
-        for batch in _batches(self.client.scan_iter(match=f"{self.prefix}:*", count=1000), 500):
-            deleted += self.client.delete(*batch)
-        return deleted
+        return delete_prefix(self.client, self.prefix)
 
     def close(self) -> None:
         self.client.close()
@@ -120,6 +113,23 @@ class RedisIndex:
                 f"the Redis keys under {self.prefix!r} were written with {stored}, not {wanted}: "
                 "clear them or choose another prefix"
             )
+
+
+def redis_client(url: str, what: str) -> Any:
+    """A client of the Redis at ``url``; a clear error naming the extra when redis is missing."""
+    try:
+        import redis
+    except ImportError as exc:
+        raise missing_extra(what, "redis", exc) from None
+    return redis.Redis.from_url(url)
+
+
+def delete_prefix(client: Any, prefix: str) -> int:
+    """Delete every key under ``prefix`` (``{prefix}:*``), in batches; the number deleted."""
+    deleted = 0
+    for batch in _batches(client.scan_iter(match=f"{prefix}:*", count=1000), 500):
+        deleted += client.delete(*batch)
+    return deleted
 
 
 def _batches(items: Any, size: int) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..extras import missing_extra
+from ..duplicates.redis_index import delete_prefix, redis_client
 from .memory import DEFAULT_MAX_SITES, SiteMemory
 from .verdict import Weights
 
@@ -46,13 +46,9 @@ class RedisStore:
     def __init__(self, url: str, *, prefix: str, max_sites: int, client: Any = None) -> None:
         if max_sites < 1:
             raise ValueError(f"max_sites must be at least 1, got {max_sites}")
-        try:
-            import redis
-        except ImportError as exc:
-            raise missing_extra("site memory in Redis", "redis", exc) from None
         self.prefix = prefix
         self.max_sites = max_sites
-        self.client = client or redis.Redis.from_url(url)
+        self.client = client or redis_client(url, "site memory in Redis")
         self._update = self.client.register_script(UPDATE_SCRIPT)
 
     def site_key(self, site: str) -> str:
@@ -77,14 +73,7 @@ class RedisStore:
 
     def forget(self) -> None:
         """Delete every key under the prefix."""
-        batch = []
-        for key in self.client.scan_iter(match=f"{self.prefix}:*", count=1000):
-            batch.append(key)
-            if len(batch) == 500:
-                self.client.delete(*batch)
-                batch = []
-        if batch:
-            self.client.delete(*batch)
+        delete_prefix(self.client, self.prefix)
 
     def __len__(self) -> int:
         return int(self.client.zcard(f"{self.prefix}:order"))

@@ -130,16 +130,12 @@ def replay(
                 j = held.pop(0)
                 final(j, memory.judge(pages[j].url, pages[j].result))
         known = sum(verdict.evidence.get("counts", {}).get("site", (0, 0)))
-        if not held or known < weights.min_evidence:  # nothing held could be settled yet
-            continue
-        still = []
-        for j in held:
-            again = memory.judge(pages[j].url, pages[j].result)
-            if again.settled:
-                final(j, again)
-            else:
-                still.append(j)
-        held = still
+        if held and known >= weights.min_evidence:  # else nothing held could be settled yet
+            again = {j: memory.judge(pages[j].url, pages[j].result) for j in held}
+            for j in held:
+                if again[j].settled:
+                    final(j, again[j])
+            held = [j for j in held if not again[j].settled]
     for j in held:
         final(j, memory.judge(pages[j].url, pages[j].result))
     return [found[i] for i in order]
