@@ -133,6 +133,23 @@ def test_site_evidence_overturns_a_fairly_confident_page_and_says_why() -> None:
     assert post.is_article and post.probability > 0.9
 
 
+def test_a_site_the_memory_knows_nothing_of_leaves_the_pages_own_verdict() -> None:
+    """The absence of evidence is no evidence: with the shipped weights (whatever their bias) a page
+    of an unknown site keeps its own probability, and the site's weight grows with what it taught."""
+    for probability in (0.05, 0.3, 0.6, 0.934, 0.99):
+        verdict = SiteMemory().judge("https://unknown.example/2024/05/a-post/", result(probability))
+        assert verdict.probability == pytest.approx(probability)
+        assert verdict.is_article == (probability >= 0.5)
+    memory = SiteMemory(weights=LEANING)
+    moved, done = [], 0
+    for taught in (0, 5, 10, 30):
+        teach(memory, "b.example", taught - done, first=done)
+        done = taught
+        listing = memory.judge("https://b.example/topics/privacy/", result(0.8, template="list"))
+        moved.append(listing.probability)
+    assert moved[0] == pytest.approx(0.8) and moved[0] > moved[1] > moved[2] >= moved[3]
+
+
 def test_only_confident_verdicts_teach_and_uncertain_pages_wait_for_evidence() -> None:
     memory = SiteMemory(weights=LEANING)
     verdict = memory.decide("https://a.example/news/unsure-post/", result(0.6))

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from ..result import ExtractionResult, Reason
 from . import boilerplate
 from .evidence import STORED, PageKeys, explain, make_mark, parse_mark, read_counts, site_links
-from .verdict import SiteVerdict, Weights, features, load_weights
+from .verdict import DECISION, SiteVerdict, Weights, features, load_weights
 
 #: sites remembered by default
 DEFAULT_MAX_SITES = 10_000
@@ -72,7 +72,7 @@ class SiteMemory:
         links = site_links(keys, result.links)
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
-        probability = weights.probability(features(page_probability, counts))
+        probability = weights.site_probability(page_probability, features(page_probability, counts), sum(counts.site))
         # a page the page judge calls a non-article with confidence is dropped at once; any other waits
         # for its site's evidence (a home page or a list judged an article with confidence is common)
         settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
@@ -91,7 +91,7 @@ class SiteMemory:
             "page_probability": round(page_probability, 4),
             "why": explain(page_probability, probability, counts),
         }
-        return SiteVerdict(probability, page_probability, probability >= weights.threshold, settled, evidence)
+        return SiteVerdict(probability, page_probability, probability >= DECISION, settled, evidence)
 
     def teaches(self, result: ExtractionResult, verdict: SiteVerdict) -> bool | None:
         """What a page's verdict teaches its site: True (a confident article), False (a confident

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ..config import DEFAULT_THRESHOLD
 from ..extractors.probability import logit, sigmoid
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
@@ -31,6 +32,8 @@ FEATURES = (
     "template_share",  # ... with its template
     "article_links",  # log(1 + links of the selection to URLs of the site's article shapes)
 )
+#: the site's article probability from which a page is an article (the plugin's default threshold)
+DECISION = DEFAULT_THRESHOLD
 #: the page's probability is kept inside [EPSILON, 1 - EPSILON] before its logit is taken
 EPSILON = 1e-3
 
@@ -98,8 +101,22 @@ class Weights:
     fitted: dict = field(default_factory=dict)
 
     def probability(self, named: dict[str, float]) -> float:
-        """The article probability after site evidence."""
+        """The fitted combination's own article probability (its decision point is ``threshold``)."""
         return float(sigmoid(self.bias + sum(w * named[name] for name, w in self.weights.items())))
+
+    def site_probability(self, page_probability: float, named: dict[str, float], known: int) -> float:
+        """The article probability after site evidence, decided at ``DECISION``: the fitted
+        combination (moved so that its threshold falls on ``DECISION``) weighed with the page's own
+        probability by how much the site has taught, ``known`` confident verdicts out of
+        ``min_evidence``. A site the memory knows nothing of leaves the page's own probability as it
+        is: the combination was fitted on pages of sites it knew, and the absence of evidence is no
+        evidence against a page."""
+        share = min(1.0, known / self.min_evidence) if self.min_evidence > 0 else 1.0
+        if share <= 0.0:
+            return float(page_probability)
+        combined = logit(self.probability(named), EPSILON) - logit(self.threshold, EPSILON)
+        own = logit(page_probability, EPSILON) - logit(DECISION, EPSILON)
+        return float(sigmoid((1.0 - share) * own + share * combined + logit(DECISION, EPSILON)))
 
     def to_json(self) -> dict:
         return {
@@ -150,7 +167,7 @@ class SiteVerdict:
     """A page's verdict after its site's evidence.
 
     ``probability``: the article probability with the site's evidence; ``page_probability``: the
-    page's own; ``is_article``: ``probability`` at or above the fitted threshold; ``settled``: False
+    page's own; ``is_article``: ``probability`` at or above ``DECISION``; ``settled``: False
     when the page is not a confident non-article and its site has too little evidence yet (fewer than
     ``Weights.min_evidence`` confident verdicts): a caller may hold it and ``judge`` it again later;
     ``evidence``: what was weighed and why (the item's ``site_evidence``).
