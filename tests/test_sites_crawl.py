@@ -45,14 +45,6 @@ STAT_NAMES = (
 )
 
 
-#: the first article of the blog waits, is released (one more page came) before its site has evidence,
-#: and the memory's verdict without evidence lowers a confident article (0.93 -> 0.02): dropped
-first_page_dropped = pytest.mark.xfail(
-    reason="the memory's verdict on a page of a site without evidence drops a confident article",
-    strict=True,
-)
-
-
 @pytest.fixture(scope="module")
 def server():
     with SiteServer(PAGES) as served:
@@ -94,7 +86,6 @@ def judged_alone(server, tmp_path_factory) -> Crawl:
     return crawl(tmp_path_factory.mktemp("alone"), server, ORDER, BODYTEXT_SITE_MEMORY=False)
 
 
-@first_page_dropped
 def test_listings_the_page_judge_keeps_are_dropped_and_no_article_is(server, tmp_path, judged_alone):
     kept_alone = stored_paths(judged_alone) & LISTINGS
     assert len(kept_alone) >= 20, "the blog must hold listings a judge of one page keeps"
@@ -223,7 +214,6 @@ def test_an_unreachable_redis_leaves_each_page_its_own_verdict(server, tmp_path,
     nothing_lost(found)
 
 
-@first_page_dropped
 @pytest.mark.redis
 def test_two_crawls_sharing_redis_decide_as_one(server, tmp_path, redis_url):  # noqa: F811
     settings = {"BODYTEXT_SITE_MEMORY_REDIS_URL": redis_url, "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": "crawl-test:shared"}
