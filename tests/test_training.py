@@ -22,11 +22,11 @@ from scrapy_bodytext.extractors.bodytext.model import (
     load_model,
     write_model,
 )
-from scrapy_bodytext.extractors.probability import Platt, fit_logistic, fit_softmax, logit, sigmoid, softmax
+from scrapy_bodytext.extractors.probability import Platt, fit_logistic, logit, sigmoid, softmax
 from scrapy_bodytext.training import fingerprint
 from scrapy_bodytext.training.article_model import ArticleSettings, fit_article, fit_calibration
 from scrapy_bodytext.training.crossval import SMALL_SOURCE, fold_names, recall_first
-from scrapy_bodytext.training.fitting import fit_trees
+from scrapy_bodytext.training.fitting import fit_softmax, fit_trees, softmax_loss
 from scrapy_bodytext.training.folds import LARGE_SOURCE, MODES, assign_folds, source_groups, training_indices
 from scrapy_bodytext.training.paragraph_models import (
     ParagraphSettings,
@@ -165,6 +165,24 @@ def test_the_multinomial_fit_finds_the_weights_the_types_were_drawn_with():
     shares = softmax(np.array([[1.0, 2.0, 3.0], [1000.0, 0.0, -1000.0]]))
     np.testing.assert_allclose(shares.sum(axis=1), 1.0)
     assert shares[1, 0] == 1.0  # no overflow
+
+
+def test_the_multinomial_fit_stays_finite_where_types_are_nearly_separable():
+    """Weighted rows of four types, three of them separable from the rest by one feature each: the
+    plain Newton step runs away there; the fit must lower the loss and stay finite."""
+    rng = np.random.default_rng(3)
+    n = 4000
+    y = rng.integers(0, 4, n)
+    x = np.c_[np.ones(n), rng.normal(size=(n, 6)), (y[:, None] == np.arange(1, 4)) * 5.0]
+    w = np.where(y == 0, 8.0, 0.5)
+    target = np.eye(4)[y]
+    penalty = np.r_[0.0, np.full(x.shape[1] - 1, 1e-3)]
+    beta = fit_softmax(x, y, 4, w, l2=1e-3)
+    assert np.isfinite(beta).all() and np.abs(beta).max() < 1e3
+    assert softmax_loss(x, target, w, penalty, beta[:, 1:]) < softmax_loss(
+        x, target, w, penalty, np.zeros((x.shape[1], 3))
+    )
+    assert np.mean(softmax(x @ beta).argmax(axis=1) == y) > 0.99
 
 
 def test_logistic_regression_separates_separable_classes():

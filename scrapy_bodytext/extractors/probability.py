@@ -2,8 +2,8 @@
 
 Every method and the training harness use these: the default method's models and calibration, the
 published methods' calibration maps (``calibration.LogitMap``), Wu & Yang's logistic probability,
-the page-type judge's softmax, and the fits behind them (``fit_logistic``, ``fit_softmax``,
-``Platt.fit``). Each works on a float (with ``math``) or
+the page-type judge's softmax, and the fits behind them (``fit_logistic``, ``Platt.fit``; the
+judge's multinomial fit is the harness's, ``training.fitting.fit_softmax``). Each works on a float (with ``math``) or
 on a numpy array (with numpy), so a page is scored with the same operations it always was.
 """
 
@@ -71,40 +71,6 @@ def softmax(z: np.ndarray) -> np.ndarray:
     z = np.asarray(z, float)
     e = np.exp(z - z.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-
-
-def fit_softmax(
-    x: np.ndarray, y: np.ndarray, classes: int, w: np.ndarray | None = None, l2: float = 1.0, *, bias: bool = True
-) -> np.ndarray:
-    """Coefficients (features, classes) of a weighted, L2-regularised multinomial logistic regression
-    of the class indices ``y`` by Newton's method; class 0's scores are fixed at zero (the reference:
-    the model is identified), and with ``bias``, column 0 of ``x`` is the bias and is not regularised."""
-    x, y = np.asarray(x, float), np.asarray(y, int)
-    w = np.ones(len(y)) if w is None else np.asarray(w, float)
-    n, d = x.shape
-    k = classes - 1
-    target = np.zeros((n, classes))
-    target[np.arange(n), y] = 1.0
-    penalty = np.full(d, l2)
-    if bias:
-        penalty[0] = 0.0
-    beta = np.zeros((d, k))
-    for _ in range(100):
-        p = softmax(np.c_[np.zeros(n), x @ beta])
-        gradient = (x.T @ (w[:, None] * (p[:, 1:] - target[:, 1:]))) + penalty[:, None] * beta
-        hessian = np.empty((d * k, d * k))
-        for a in range(k):
-            for b in range(a, k):  # symmetric: each block above the diagonal once
-                c = p[:, a + 1] * ((a == b) - p[:, b + 1]) * w
-                block = (x * c[:, None]).T @ x
-                hessian[a * d : (a + 1) * d, b * d : (b + 1) * d] = block
-                hessian[b * d : (b + 1) * d, a * d : (a + 1) * d] = block.T
-        hessian += np.diag(np.tile(penalty, k) + 1e-9)
-        step = np.linalg.solve(hessian, gradient.T.reshape(-1)).reshape(k, d).T
-        beta -= step
-        if np.abs(step).max() < 1e-7:
-            break
-    return np.c_[np.zeros(d), beta]
 
 
 def balanced_weights(labels: np.ndarray) -> np.ndarray:

@@ -22,8 +22,9 @@ import numpy as np
 from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext.model import Softmax
 from ..extractors.bodytext.table import Table
-from ..extractors.probability import Platt, fit_softmax
+from ..extractors.probability import Platt
 from .dataset import PageData
+from .fitting import fit_softmax
 from .folds import training_indices
 
 #: raw article scores are clipped to [this, 1 - this] before their log-odds are taken
