@@ -151,10 +151,12 @@ def test_gold_labels_follow_the_order_of_the_text():
 
 
 # --------------------------------------------------------------------------- corpus gates
-#: the model's own leave-one-source-out judgement (with URLs, at its decision rule) as the harness
+#: the model's own leave-one-source-out judgement of the dev corpus (with URLs, at its decision rule) as the harness
 #: recorded it in model.json, with a margin: measured on the pages the model was fitted on it can
 #: only be better
-RECORDED = json.loads(model.MODEL_FILE.read_text(encoding="utf-8"))["about"]["out_of_fold"]["source"]["judgement"]
+RECORDED = json.loads(model.MODEL_FILE.read_text(encoding="utf-8"))["about"]["out_of_fold"]["source"]["judgement"][
+    "dev"
+]
 ACCURACY_FLOOR = RECORDED["with URL"]["accuracy"] - 0.02
 MAX_ARTICLES_DROPPED = RECORDED["with URL"]["articles_dropped_share"] + 0.01
 
