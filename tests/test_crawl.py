@@ -21,10 +21,11 @@ from scrapy_bodytext.plugin.settings import FIELD_PRESETS
 
 ARTICLES = {f"/{path.name}" for path in SITE.glob("article-*.html")}
 KINDS = ("dict", "item", "dataclass", "attrs")
-#: the add-on, items kept at the threshold only: these crawls check the plumbing of the verdict at the
-#: threshold; the pages the method types articles below it (kept in doubt, the default) are checked by
-#: test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_type
-AT_THRESHOLD = {"ADDONS": ADDON, "BODYTEXT_KEPT_PAGE_TYPES": []}
+#: the add-on, items kept at the threshold only, each page judged alone: these crawls check the plumbing
+#: of the verdict at the threshold against extract() on the same bytes; the pages the method types
+#: articles below it are checked by test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_type,
+#: and what a site's evidence changes by tests/test_sites_crawl.py
+AT_THRESHOLD = {"ADDONS": ADDON, "BODYTEXT_KEPT_PAGE_TYPES": [], "BODYTEXT_SITE_MEMORY": False}
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(200)
 BIG = (SITE / "article-harbour.html").read_bytes().replace(b"</main>", b"<p>comment</p>" * 4000 + b"</main>")
 SIZE_LIMIT = 50_000
@@ -139,6 +140,7 @@ def test_enabled_from_the_spider_with_project_settings_overriding_the_defaults(s
             "BODYTEXT_TEXT_FIELD": "body",
             "BODYTEXT_PROBABILITY_FIELD": "p",
             "BODYTEXT_DROP_NON_ARTICLES": False,
+            "BODYTEXT_SITE_MEMORY": False,  # each page judged alone, as core_result judges it
         },
         start=site.url("/index.html"),
     )
@@ -159,6 +161,7 @@ def test_manual_enabling_with_explicit_orders_on_a_reactor_without_asyncio(site,
             "ITEM_PIPELINES": {"scrapy_bodytext.BodyTextPipeline": 300},
             "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
             "BODYTEXT_KEPT_PAGE_TYPES": [],
+            "BODYTEXT_SITE_MEMORY": False,  # each page judged alone, as core_result judges it
         },
         start=site.url("/index.html"),
     )
@@ -372,6 +375,7 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
             "ADDONS": ADDON,
             "BODYTEXT_ARTICLE_THRESHOLD": 1.0,
             "BODYTEXT_KEPT_PAGE_TYPES": ["article"],
+            "BODYTEXT_SITE_MEMORY": False,  # the page's own type decides what is kept in doubt
             "BODYTEXT_FIELDS": "main_text,article_probability,page_type,is_article",
             "BODYTEXT_REJECTED_FEED": str(review),
         },
@@ -471,7 +475,8 @@ def test_real_pages_with_only_the_addon_line(tmp_path):
         assert (item is not None) == expected.is_article, page_id
         if item is not None:
             assert (item["main_text"], item["article_probability"]) == (expected.text, expected.article_probability)
-    # most articles stored, most non-articles dropped (measured with the default method while it was
-    # being tuned: 35 to 37 of 40 articles stored, 23 to 29 of 40 non-articles dropped)
+    # most articles stored, non-articles dropped: the default threshold is the judge's decision rule,
+    # chosen out of fold to drop at most 1 % of the articles; out of fold it drops 32 % of the dev
+    # corpus's non-articles (docs/evaluation.md), in this sample 15 of 40
     assert articles_stored >= 30
-    assert non_articles_dropped > PER_LABEL // 2
+    assert non_articles_dropped >= PER_LABEL // 4

@@ -86,6 +86,8 @@ def test_the_coarse_shape_joins_sections_and_one_word_slugs_but_not_lists() -> N
         ("http://127.0.0.1:8080/x", "127.0.0.1:8080"),
         ("http://[::1]:9000/x", "::1:9000"),
         ("http://localhost:8000/x", "localhost:8000"),
+        ("file:///srv/mirror/news/2024/a-post.html", "file://"),
+        ("FILE:///C:/mirror/index.html", "file://"),
         ("not a url", ""),
     ],
 )

@@ -1,6 +1,7 @@
 """The site a URL belongs to: its registrable domain (``blog.example.co.uk`` -> ``example.co.uk``,
 ``someone.github.io`` stays itself), read from the public suffix list that tldextract ships (no
-network: the bundled snapshot only); an IP address or a name without a suffix keys as host:port."""
+network: the bundled snapshot only); an IP address or a name without a suffix keys as host:port, and
+the local files of a ``file:`` crawl (a mirror on disk, an offline copy of a site) are one site."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ import tldextract
 #: the bundled public suffix list, private suffixes included (``github.io``, ``blogspot.com``: every
 #: blog under them is a site of its own); never fetched, never cached on disk
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+#: the site of every local file
+FILE_SITE = "file://"
 
 
 @lru_cache(maxsize=4096)
@@ -29,7 +34,9 @@ def _host_key(host: str, port: int | None) -> str:
 
 @lru_cache(maxsize=65_536)
 def site_key(url: str) -> str:
-    """The key of ``url``'s site ("" for a URL without a host)."""
+    """The key of ``url``'s site (``file://`` for local files; "" for another URL without a host)."""
+    if url[:5].lower() == "file:":
+        return FILE_SITE
     try:
         parts = urlsplit(url)
         host, port = parts.hostname, parts.port
