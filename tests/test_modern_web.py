@@ -255,9 +255,17 @@ def judged(html: str, path: str) -> list[float]:
     return [extract(html, url=url).article_probability for url in (f"{SITE}{path}", None)]
 
 
-def test_documentation_and_product_pages_are_not_articles():
-    assert max(judged(docs_page(), "/docs/quickstart")) < 0.5
+def test_product_pages_are_not_articles():
     assert max(judged(product_page(), "/products/ridgeline-trekker")) < 0.5
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="documentation pages are typed articles at the default threshold: the judge's rule is chosen to drop at "
+    "most 1 % of the articles of every corpus, and out of fold it drops 17 % of the dev corpus's documentation pages",
+)
+def test_documentation_pages_are_not_articles():
+    assert max(judged(docs_page(), "/docs/quickstart")) < 0.5
 
 
 @pytest.mark.xfail(
