@@ -397,7 +397,12 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
     (tmp_path / "strict").mkdir()
     strict = run_crawl(
         tmp_path / "strict",
-        settings={"ADDONS": ADDON, "BODYTEXT_ARTICLE_THRESHOLD": 1.0, "BODYTEXT_KEPT_PAGE_TYPES": []},
+        settings={
+            "ADDONS": ADDON,
+            "BODYTEXT_ARTICLE_THRESHOLD": 1.0,
+            "BODYTEXT_KEPT_PAGE_TYPES": [],
+            "BODYTEXT_SITE_MEMORY": False,
+        },
         start=site.url("/index.html"),
     )
     assert_clean(strict)

@@ -43,7 +43,9 @@ SOURCE_ARTICLES = {
 
 #: Listing pages the current default extractor still scores as articles (>= 0.5). Strict xfails: the
 #: change that drops one makes its test fail until the page is removed from here.
-NOT_YET_DROPPED: frozenset[str] = frozenset({"tag/education.html"})
+NOT_YET_DROPPED: frozenset[str] = frozenset(
+    {"tag/arts.html", "tag/education.html", "tag/energy.html", "tag/health.html"}
+)
 #: boilerplate outside the main column: never in the main text
 CHROME = ("cookie_banner", "advertisement", "banner_advertisement", "footer")
 STAT_LINE = re.compile(r"^[{ ]'([^']+)': (\d+)[,}]", re.MULTILINE)
@@ -204,8 +206,8 @@ def test_stored_article_metadata_matches_its_source(crawl: ExampleCrawl, path: s
     assert item["language"] is not None and item["language"].split("-")[0] == source.get("lang", "en")
 
 
-#: the page judge alone gives the education tag page 0.52 to 0.64 (with and without its URL); whether
-#: the site's evidence brings it under the threshold depends on how many articles arrived before it
+#: the page judge alone gives these four tag pages 0.52 to 0.64; whether the site's evidence brings
+#: each under the threshold depends on how many articles arrived before it
 @pytest.mark.parametrize(
     "path",
     known_failures(
