@@ -145,6 +145,7 @@ def crawler_settings(name: str, redis_url: str) -> dict:
         "MAX_IDLE_TIME_BEFORE_CLOSE": 15,
         "CONCURRENT_REQUESTS": 2,
         "USER_AGENT": f"crawler-{name}",
+        "BODYTEXT_SITE_MEMORY": False,  # each page judged alone, as extract() judges it (tests/test_sites_crawl.py shares site memory)
     }
 
 

@@ -157,7 +157,12 @@ def test_workers_store_and_drop_exactly_what_in_process_extraction_does(tmp_path
         }.items():
             folder = tmp_path / name
             folder.mkdir()
-            crawls[name] = run_crawl(folder, settings={"ADDONS": ADDON, **settings}, urls=str(urls), follow="0")
+            crawls[name] = run_crawl(
+                folder,
+                settings={"ADDONS": ADDON, "BODYTEXT_SITE_MEMORY": False, **settings},
+                urls=str(urls),
+                follow="0",
+            )
     for crawl in crawls.values():
         assert_finished_and_accounted(crawl)
         assert crawl.stat("bodytext/pages/extracted") == len(pages)
