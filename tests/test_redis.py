@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 from conftest import IN_CI
-from crawl_runner import ADDON, Crawl, run_crawl
+from crawl_runner import ADDON, Crawl, run_at_once, run_crawl
 from crawl_spiders import SiteSpider
 from http_server import SiteServer, site_pages
 from redis_server import free_port, redis_server_command
@@ -154,27 +154,19 @@ def test_two_crawlers_share_one_redis_queue_and_store_each_article_once(redis_ur
     pages = {**site_pages(), SEED: (f'<html><body><p><a href="{HUB}">News</a></p></body></html>'.encode(), "text/html")}
     with SiteServer(pages, on_request=work) as site:
         redis.Redis.from_url(redis_url).lpush("redis_site:start_urls", json.dumps({"url": site.url(SEED)}))
-        crawls: dict[str, Crawl | BaseException] = {}
 
-        def crawl(name: str) -> None:
+        def crawl(name: str) -> Crawl:
             folder = tmp_path / name
             folder.mkdir()
-            try:
-                crawls[name] = run_crawl(
-                    folder,
-                    spider="test_redis.RedisSiteSpider",
-                    timeout=90,
-                    settings=crawler_settings(name, redis_url),
-                    meta=json.dumps({SKIPPED: {"bodytext_skip": True}}),
-                )
-            except BaseException as exc:  # noqa: BLE001 - reported by the test, not lost in the thread
-                crawls[name] = exc
+            return run_crawl(
+                folder,
+                spider="test_redis.RedisSiteSpider",
+                timeout=90,
+                settings=crawler_settings(name, redis_url),
+                meta=json.dumps({SKIPPED: {"bodytext_skip": True}}),
+            )
 
-        threads = [threading.Thread(target=crawl, args=(name,)) for name in CRAWLERS]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        crawls = run_at_once({name: lambda name=name: crawl(name) for name in CRAWLERS})
 
     for name, found in crawls.items():
         assert isinstance(found, Crawl), f"crawler {name}: {found!r}"
