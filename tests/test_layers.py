@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "extras",
         "_core",
     ),  # the front door: extract(), its configuration, its result, extras, which build of the core runs
+    ("stores",),  # shared stores (Redis): URLs checked, calls bounded by timeouts, outages guarded
     ("duplicates",),  # content fingerprints and the crawl-wide index of stored articles
     ("sites",),  # site memory: a site's confident verdicts per URL shape and template, its furniture lines
     ("workers", "archives"),  # where extraction runs; web archives read record by record
@@ -39,7 +40,7 @@ SHARED = frozenset({"__version__"})
 #: the layers that run inside extract(): no Scrapy, no Twisted
 CORE = ("metadata", "page", "output", "extractors", "api", "config", "result", "_core")
 #: layers that import no Scrapy either, though they run outside extract()
-ENGINE_FREE = (*CORE, "duplicates", "sites")
+ENGINE_FREE = (*CORE, "stores", "duplicates", "sites")
 
 
 def modules() -> list[Path]:

@@ -4,12 +4,16 @@ result is claimed in the index; a copy of a stored article is flagged or dropped
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from ..result import ExtractionResult, Reason
 from .choice import make_index
 from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, MODES
 from .index import DuplicateIndex, Match
 from .shingles import fingerprint, plain_text_of
+
+if TYPE_CHECKING:
+    from ..stores import OutageGuard, RedisLink
 
 
 class Deduplicator:
@@ -21,9 +25,10 @@ class Deduplicator:
         mode: str = "flag",
         similarity: float = DEFAULT_SIMILARITY,
         *,
-        redis_url: str | None = None,
+        redis_url: RedisLink | str | None = None,
         prefix: str = "bodytext:duplicates",
         capacity: int = DEFAULT_CAPACITY,
+        guard: OutageGuard | None = None,
     ):
         if mode not in MODES:
             raise ValueError(f"duplicates must be one of {', '.join(MODES)}, got {mode!r}")
@@ -31,7 +36,7 @@ class Deduplicator:
         self.counts: Counter = Counter()
         self.index: DuplicateIndex | None = None
         if mode != "off":
-            self.index = make_index(similarity, redis_url=redis_url, prefix=prefix, capacity=capacity)
+            self.index = make_index(similarity, redis_url=redis_url, prefix=prefix, capacity=capacity, guard=guard)
 
     @property
     def dropping(self) -> bool:

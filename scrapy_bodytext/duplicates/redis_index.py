@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..extras import missing_extra
+from ..stores import OutageGuard, RedisLink, StoreUnavailable
+from ..stores.redis_link import delete_prefix
 from .index import Match, lsh_bands
 from .shingles import NUM_PERM, SCHEME, SEED, SHINGLE_WORDS, Fingerprint
 
@@ -50,37 +51,58 @@ return {}
 """
 
 
-class RedisIndex:
-    """The crawl-wide index in Redis at ``url`` (``redis://host:port/db``), under ``prefix``."""
+#: what the index is called in errors and log lines
+WHAT = "the duplicate index in Redis"
 
-    def __init__(self, url: str, *, prefix: str = "bodytext:duplicates", similarity: float, client: Any = None):
+
+class RedisIndex:
+    """The crawl-wide index in Redis at ``link`` (a ``RedisLink``, or a URL ``redis://host:port/db``),
+    under ``prefix``. Every call goes through ``guard`` (``StoreUnavailable`` when Redis fails)."""
+
+    def __init__(
+        self,
+        link: RedisLink | str,
+        *,
+        prefix: str = "bodytext:duplicates",
+        similarity: float,
+        client: Any = None,
+        guard: OutageGuard | None = None,
+    ):
         if not 0.0 < similarity <= 1.0:
             raise ValueError(f"similarity must be within (0, 1], got {similarity!r}")
+        link = RedisLink.of(link)
         self.similarity = similarity
         self.prefix = prefix
-        self.client = client or redis_client(url, "the Redis duplicate index")
+        self.guard = guard or link.guard(WHAT)
+        self.client = client or link.client(WHAT)
         lsh = lsh_bands(similarity)
         self.ranges = lsh.hashranges
         self._needed = max(1, round(similarity * NUM_PERM - 1e-9))
-        self._check_config(
-            {
-                "num_perm": NUM_PERM,
-                "seed": SEED,
-                "scheme": SCHEME,
-                "shingle": SHINGLE_WORDS,
-                "bands": f"{lsh.b}x{lsh.r}",
-            }
-        )
+        self._config_checked = False
+        self._config = {
+            "num_perm": NUM_PERM,
+            "seed": SEED,
+            "scheme": SCHEME,
+            "shingle": SHINGLE_WORDS,
+            "bands": f"{lsh.b}x{lsh.r}",
+        }
         self._claim = self.client.register_script(CLAIM_SCRIPT)
+        try:
+            self._check_config()
+        except StoreUnavailable:
+            pass  # not reachable now: checked before the first claim that reaches it
 
     def claim(self, url: str, print_: Fingerprint) -> Match | None:
         if not print_.words:
             return None
+        if not self._config_checked:
+            self._check_config()
         signature = print_.signature
         names = ("url", "exact", "signature")
         keys = [*(f"{self.prefix}:{name}" for name in names), *self.band_keys(signature.tobytes())]
         article = hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest()
-        found = self._claim(keys=keys, args=[article, url, print_.exact, signature.tobytes(), self._needed])
+        args = [article, url, print_.exact, signature.tobytes(), self._needed]
+        found = self.guard.call(self._claim, keys=keys, args=args)
         if not found:
             return None
         return Match(found[0].decode("utf-8"), int(found[1]) / NUM_PERM)
@@ -94,50 +116,24 @@ class RedisIndex:
 
     def clear(self) -> int:
         """Delete every key of this index (what a new crawl from scratch wants); the number deleted."""
-        return delete_prefix(self.client, self.prefix)
+        return self.guard.call(delete_prefix, self.client, self.prefix)
 
     def close(self) -> None:
         self.client.close()
 
-    def _check_config(self, config: dict[str, Any]) -> None:
+    def _check_config(self) -> None:
         """Keys written with other permutations or shingles would never match: refuse to mix them."""
         key = f"{self.prefix}:config"
-        wanted = {name: str(value) for name, value in config.items()}
-        self.client.hsetnx(key, "num_perm", wanted["num_perm"])  # claims an empty index
-        stored = {k.decode(): v.decode() for k, v in self.client.hgetall(key).items()}
+        wanted = {name: str(value) for name, value in self._config.items()}
+        call = self.guard.call
+        call(self.client.hsetnx, key, "num_perm", wanted["num_perm"])  # claims an empty index
+        stored = {k.decode(): v.decode() for k, v in call(self.client.hgetall, key).items()}
         if len(stored) == 1:
-            self.client.hset(key, mapping=wanted)
+            call(self.client.hset, key, mapping=wanted)
             stored = wanted
+        self._config_checked = stored == wanted
         if stored != wanted:
             raise ValueError(
                 f"the Redis keys under {self.prefix!r} were written with {stored}, not {wanted}: "
                 "clear them or choose another prefix"
             )
-
-
-def redis_client(url: str, what: str) -> Any:
-    """A client of the Redis at ``url``; a clear error naming the extra when redis is missing."""
-    try:
-        import redis
-    except ImportError as exc:
-        raise missing_extra(what, "redis", exc) from None
-    return redis.Redis.from_url(url)
-
-
-def delete_prefix(client: Any, prefix: str) -> int:
-    """Delete every key under ``prefix`` (``{prefix}:*``), in batches; the number deleted."""
-    deleted = 0
-    for batch in _batches(client.scan_iter(match=f"{prefix}:*", count=1000), 500):
-        deleted += client.delete(*batch)
-    return deleted
-
-
-def _batches(items: Any, size: int) -> Any:
-    batch = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..duplicates.redis_index import delete_prefix, redis_client
+from ..stores import OutageGuard, RedisLink
+from ..stores.redis_link import delete_prefix
 from .memory import DEFAULT_MAX_SITES, SiteMemory
 from .verdict import Weights
 
@@ -40,15 +41,30 @@ return 1
 """
 
 
-class RedisStore:
-    """Each site's fields in a Redis hash, the sites ordered by when they were last learned."""
+#: what the memory is called in errors and log lines
+WHAT = "site memory in Redis"
 
-    def __init__(self, url: str, *, prefix: str, max_sites: int, client: Any = None) -> None:
+
+class RedisStore:
+    """Each site's fields in a Redis hash, the sites ordered by when they were last learned. Every call
+    goes through ``guard`` (``StoreUnavailable`` when Redis fails)."""
+
+    def __init__(
+        self,
+        link: RedisLink | str,
+        *,
+        prefix: str,
+        max_sites: int,
+        client: Any = None,
+        guard: OutageGuard | None = None,
+    ) -> None:
         if max_sites < 1:
             raise ValueError(f"max_sites must be at least 1, got {max_sites}")
+        link = RedisLink.of(link)
         self.prefix = prefix
         self.max_sites = max_sites
-        self.client = client or redis_client(url, "site memory in Redis")
+        self.guard = guard or link.guard(WHAT)
+        self.client = client or link.client(WHAT)
         self._update = self.client.register_script(UPDATE_SCRIPT)
 
     def site_key(self, site: str) -> str:
@@ -57,7 +73,7 @@ class RedisStore:
     def read(self, site: str, names: Sequence[str]) -> list[int | str | None]:
         if not names:
             return []
-        values = self.client.hmget(self.site_key(site), list(names))
+        values = self.guard.call(self.client.hmget, self.site_key(site), list(names))
         return [value.decode("utf-8") if value is not None else None for value in values]
 
     def update(
@@ -69,34 +85,35 @@ class RedisStore:
         for name, value in values.items():
             args += [name, value]
         keys = [self.site_key(site), f"{self.prefix}:order", f"{self.prefix}:clock"]
-        return bool(self._update(keys=keys, args=args))
+        return bool(self.guard.call(self._update, keys=keys, args=args))
 
     def forget(self) -> None:
         """Delete every key under the prefix."""
-        delete_prefix(self.client, self.prefix)
+        self.guard.call(delete_prefix, self.client, self.prefix)
 
     def __len__(self) -> int:
-        return int(self.client.zcard(f"{self.prefix}:order"))
+        return int(self.guard.call(self.client.zcard, f"{self.prefix}:order"))
 
     def close(self) -> None:
         self.client.close()
 
 
 class RedisSiteMemory(SiteMemory):
-    """``SiteMemory`` kept in the Redis at ``url`` (``redis://host:port/db``) under ``prefix``."""
+    """``SiteMemory`` kept in the Redis at ``link`` (a ``RedisLink``, or a URL ``redis://host:port/db``)
+    under ``prefix``; every call through ``guard``."""
 
     def __init__(
         self,
-        url: str,
+        link: RedisLink | str,
         *,
         prefix: str = "bodytext:sites",
         max_sites: int = DEFAULT_MAX_SITES,
         weights: Weights | None = None,
         client: Any = None,
+        guard: OutageGuard | None = None,
     ) -> None:
-        super().__init__(
-            max_sites, weights=weights, store=RedisStore(url, prefix=prefix, max_sites=max_sites, client=client)
-        )
+        store = RedisStore(link, prefix=prefix, max_sites=max_sites, client=client, guard=guard)
+        super().__init__(max_sites, weights=weights, store=store)
 
     def close(self) -> None:
         self.store.close()

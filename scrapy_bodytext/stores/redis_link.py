@@ -1,0 +1,143 @@
+"""How the package reaches a Redis server: its URL checked at start (scheme, host, port, database),
+a client whose connect and read timeouts are explicit and whose calls are made once (a call that
+failed is the caller's fallback, not a hidden retry that multiplies a frozen server's cost), and the
+guard every call goes through (``outage``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+from ..extras import missing_extra
+from .outage import OutageGuard
+
+#: seconds to open a connection (BODYTEXT_REDIS_CONNECT_TIMEOUT)
+DEFAULT_CONNECT_TIMEOUT = 0.5
+#: seconds one call may take (BODYTEXT_REDIS_TIMEOUT)
+DEFAULT_TIMEOUT = 0.5
+#: seconds a failing server is left alone before it is tried again (BODYTEXT_REDIS_RETRY_AFTER)
+DEFAULT_RETRY_AFTER = 5.0
+SCHEMES = ("redis", "rediss", "unix")
+EXAMPLE = "redis://localhost:6379/0"
+
+
+def check_redis_url(url: str) -> str:
+    """``url`` stripped when it names a Redis server completely (``redis://host[:port][/db]``,
+    ``rediss://…``, ``unix:///path/to/socket[?db=N]``); ValueError saying what is wrong otherwise."""
+    if not isinstance(url, str) or not url.strip():
+        raise ValueError(f"expected a Redis URL such as {EXAMPLE!r}")
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme not in SCHEMES:
+        raise ValueError(f"expected a Redis URL starting redis://, rediss:// or unix://, such as {EXAMPLE!r}")
+    query = parse_qs(parts.query)
+    db_values = query.get("db", [])
+    if parts.scheme == "unix":
+        if not parts.path:
+            raise ValueError("a unix:// Redis URL names the socket's path, e.g. 'unix:///run/redis.sock'")
+    else:
+        if not parts.hostname:
+            raise ValueError(f"the Redis URL names no host, e.g. {EXAMPLE!r}")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ValueError(f"the Redis URL's port is not a number from 1 to 65535, e.g. {EXAMPLE!r}") from None
+        if port == 0:
+            raise ValueError(f"the Redis URL's port is not a number from 1 to 65535, e.g. {EXAMPLE!r}")
+        path = parts.path.strip("/")
+        if path:
+            db_values = [path, *db_values]
+    for value in db_values:
+        if not value.isdigit():
+            raise ValueError(f"the Redis URL's database {value!r} is not a number (e.g. {EXAMPLE!r}: database 0)")
+    return url
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, for log lines."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+@dataclass(frozen=True)
+class RedisLink:
+    """A Redis server as the package reaches it: its URL, the setting that named it (for errors and
+    log lines), the timeouts of each connection and call, and how long a failing server rests."""
+
+    url: str
+    setting: str = ""
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    timeout: float = DEFAULT_TIMEOUT
+    retry_after: float = DEFAULT_RETRY_AFTER
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "url", check_redis_url(self.url))
+        for name in ("connect_timeout", "timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0 seconds, got {getattr(self, name)!r}")
+        if self.retry_after < 0:
+            raise ValueError(f"retry_after must be >= 0 seconds, got {self.retry_after!r}")
+
+    @classmethod
+    def of(cls, link: RedisLink | str) -> RedisLink:
+        """``link``, or a link to the URL ``link`` with the default timeouts."""
+        return link if isinstance(link, RedisLink) else cls(link)
+
+    def describe(self, what: str) -> str:
+        """``what`` at this server, naming the setting: "site memory in Redis at redis://… (SETTING)"."""
+        named = f" ({self.setting})" if self.setting else ""
+        return f"{what} at {redacted(self.url)}{named}"
+
+    def client(self, what: str) -> Any:
+        """A client of this server; a clear error naming the extra when redis is missing."""
+        try:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+        except ImportError as exc:
+            raise missing_extra(what, "redis", exc) from None
+        return redis.Redis.from_url(
+            self.url,
+            socket_connect_timeout=self.connect_timeout,
+            socket_timeout=self.timeout,
+            retry=Retry(NoBackoff(), 0),
+            retry_on_timeout=False,
+        )
+
+    def guard(
+        self,
+        what: str,
+        *,
+        fallback: str = "",
+        log: logging.Logger | None = None,
+        count: Callable[[str, int], None] | None = None,
+    ) -> OutageGuard:
+        """The guard every call of ``what`` goes through."""
+        return OutageGuard(self.describe(what), retry_after=self.retry_after, fallback=fallback, log=log, count=count)
+
+
+def delete_prefix(client: Any, prefix: str) -> int:
+    """Delete every key under ``prefix`` (``{prefix}:*``), in batches; the number deleted."""
+    deleted = 0
+    for batch in _batches(client.scan_iter(match=f"{prefix}:*", count=1000), 500):
+        deleted += client.delete(*batch)
+    return deleted
+
+
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
