@@ -31,9 +31,16 @@ LEANING = Weights(
 )
 
 
+#: a post's main text: article length (site evidence never raises a page with less than MIN_BODY_CHARS)
+POST_TEXT = (
+    "A paragraph of the post, long enough to be an article's text: it tells what happened, where and when, "
+    "and what the people involved said about it afterwards."
+)
+
+
 def result(probability: float, template: str = "post", links: tuple[str, ...] = (), text: str = "") -> ExtractionResult:
     return ExtractionResult(
-        text or "A paragraph of the post.",
+        text or POST_TEXT,
         probability,
         probability >= 0.5,
         "bodytext",
@@ -220,7 +227,7 @@ def test_a_recurring_line_inside_article_prose_is_kept() -> None:
     memory = SiteMemory(weights=LEANING)
     line = "A line every post carries."
     for number in range(LEANING.boilerplate_count + 2):
-        text = f"{line}\nOwn words {number} of this post.\nMore of its own words {number}."
+        text = f"{line}\nOwn words {number} of this post. {POST_TEXT}\nMore of its own words {number}."
         memory.decide(f"https://a.example/news/post-{number}/", result(0.97, text=text))
     text = "First words of the new post.\nA line every post carries.\nLast words of the new post."
     assert memory.strip_boilerplate("https://a.example/news/new-post/", text) == text

@@ -2,13 +2,17 @@
 shared through Redis) once per page; a copy of a stored story is flagged (``duplicate_of``,
 ``duplicate_similarity``) or dropped, by ``BODYTEXT_DUPLICATES`` ([duplicates.md](../../docs/duplicates.md)).
 
-Redis is asked synchronously, as scrapy-redis's scheduler asks it: one round trip per stored page.
+An index in Redis is asked from a thread of its own, one call after another, so a slow or frozen
+server never holds up downloads; every call is bounded by ``BODYTEXT_REDIS_TIMEOUT`` and goes through
+one guard: a failure, a timeout or a resting server stores the article unchecked, one WARNING per
+outage ([duplicates.md](../../docs/duplicates.md#when-redis-fails)).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -16,7 +20,9 @@ from itemadapter import ItemAdapter
 from scrapy.utils.python import global_object_name
 
 from ..result import ExtractionResult
-from .settings import BodyTextSettings
+from ..workers.executors import wait_for
+from ..workers.serial import SerialWork
+from .settings import BodyTextSettings, redis_link
 
 if TYPE_CHECKING:
     from ..duplicates import Deduplicator, Match
@@ -34,8 +40,10 @@ class DuplicateCheck:
         self.stats = stats
         self._log = log  # the pipeline's: its per-page lines share one logger
         self.deduplicator: Deduplicator | None = None
-        self._verdicts: WeakKeyDictionary[Page, Match | None] = WeakKeyDictionary()
+        self._verdicts: WeakKeyDictionary[Page, Future] = WeakKeyDictionary()  # each page's one answer
         self._unflaggable: dict[type, bool] = {}  # item class -> lacks the duplicate fields
+        self._work = SerialWork("bodytext-duplicates", threaded=False)  # where the index is asked
+        self.guard: Any = None  # the Redis index's outage guard
 
     @property
     def dropping(self) -> bool:
@@ -47,38 +55,72 @@ class DuplicateCheck:
         from ..duplicates import Deduplicator  # datasketch is loaded when the check is on
 
         settings = self.settings
+        link = None
+        if settings.duplicate_redis_url is not None:
+            link = redis_link(settings, "BODYTEXT_DUPLICATE_REDIS_URL", settings.duplicate_redis_url)
+            self.guard = link.guard(
+                "the duplicate index in Redis",
+                fallback="articles are stored unchecked",
+                log=logging.getLogger(__name__),
+                count=lambda name, n: self.stats.inc_value(f"bodytext/duplicates/redis/{name}", n),
+            )
         try:
             self.deduplicator = Deduplicator(
                 settings.duplicates,
                 settings.duplicate_similarity,
-                redis_url=settings.duplicate_redis_url,
+                redis_url=link,
                 prefix=settings.duplicate_redis_prefix,
                 capacity=settings.duplicate_capacity,
+                guard=self.guard,
             )
+            if link is not None:
+                self._work = SerialWork("bodytext-duplicates", threaded=True)
+                if self.guard.in_outage:
+                    self.stats.inc_value("bodytext/duplicates/errors")
+                    self._log(
+                        logging.ERROR,
+                        "Duplicate index not reachable at the start, articles stored unchecked until it answers: %s",
+                        self.guard.what,
+                    )
         except Exception as exc:  # noqa: BLE001 - an unreachable index must not lose the crawl's items
             self.stats.inc_value("bodytext/duplicates/errors")
             self._log(logging.ERROR, "Duplicate index unavailable, articles stored unchecked: %s", exc)
 
     def close(self) -> None:
+        """Lets the index's last calls finish, then records what it evicted and closes it."""
+        self._work.shutdown()
+        if self.guard is not None:
+            self.guard.close()
         if self.deduplicator is None:
             return
         evicted = getattr(self.deduplicator.index, "evicted", 0)
         if evicted:
             self.stats.set_value("bodytext/duplicates/evicted", evicted)
-        self.deduplicator.close()
+        try:
+            self.deduplicator.close()
+        except Exception as exc:  # noqa: BLE001 - closing a lost connection is not the crawl's error
+            self._log(logging.WARNING, "Duplicate index did not close cleanly: %s", exc)
 
-    @property
-    def checked(self) -> WeakKeyDictionary[Page, Match | None]:
-        """The pages asked about already, with their verdicts."""
-        return self._verdicts
+    def asked(self, page: Page) -> bool:
+        """Whether ``page`` was asked about already (by another of its items)."""
+        return page in self._verdicts
 
-    def verdict(self, page: Page, result: ExtractionResult) -> Match | None:
+    async def verdict(self, page: Page, result: ExtractionResult) -> Match | None:
         """The stored copy ``page`` repeats, or None when it is the first (then it is indexed); asked
-        once per page, for an article about to be stored."""
-        if page in self._verdicts:
-            return self._verdicts[page]
-        match = self._check(page.url, result)
-        self._verdicts[page] = match
+        once per page, for an article about to be stored; the page's other items share the answer."""
+        decided = self._verdicts.get(page)
+        if decided is None:
+            decided = self._verdicts[page] = self._work.submit(self._decide, page.url, result)
+        return decided.result() if decided.done() else await wait_for(decided)
+
+    def _decide(self, url: str, result: ExtractionResult) -> Match | None:
+        """The index's answer for one page, counted and logged; never raises."""
+        try:
+            match = self._check(url, result)
+        except Exception as exc:  # noqa: BLE001 - whatever fails, the article is stored unchecked
+            self.stats.inc_value("bodytext/duplicates/errors")
+            self._log(logging.WARNING, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
+            return FIRST_COPY
         if match is not None:
             self.stats.inc_value("bodytext/duplicates/dropped" if self.dropping else "bodytext/duplicates/flagged")
             if self.dropping:
@@ -87,7 +129,7 @@ class DuplicateCheck:
                     "Duplicate (similarity %.2f to %s), items dropped: %s",
                     match.similarity,
                     match.url,
-                    page.url,
+                    url,
                 )
         return match
 
@@ -97,8 +139,12 @@ class DuplicateCheck:
         try:
             outcome, match = self.deduplicator.claim(url, result)
         except Exception as exc:  # noqa: BLE001 - a Redis error stores the article unchecked
+            from ..stores import StoreUnavailable
+
             self.stats.inc_value("bodytext/duplicates/errors")
-            self._log(logging.WARNING, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
+            # a Redis outage is said once by its guard; the page's own line goes to DEBUG
+            level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
+            self._log(level, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
             return FIRST_COPY
         if outcome in ("indexed", "duplicate"):
             self.stats.inc_value("bodytext/duplicates/checked")

@@ -131,7 +131,7 @@ class BodyTextPipeline:
 
     async def close_spider(self) -> None:
         if self.sites is not None:
-            self.sites.close()
+            await self.sites.close()
         await run_in_thread(self.executor.shutdown)
         if self.duplicates is not None:
             self.duplicates.close()
@@ -163,20 +163,20 @@ class BodyTextPipeline:
             self.stats.inc_value("bodytext/items/non_articles")
             if self.settings.drop_non_articles:
                 raise NotAnArticle(page.url, result.article_probability, self._threshold, result.extractor)
-        duplicate = self._duplicate_of(page, result)
+        duplicate = await self._duplicate_of(page, result)
         self._write(item, result, page)
         if duplicate is not None and self.duplicates is not None:
             self.duplicates.flag(item, duplicate)
         return item
 
-    def _duplicate_of(self, page: Page, result: ExtractionResult) -> Match | None:
+    async def _duplicate_of(self, page: Page, result: ExtractionResult) -> Match | None:
         """The stored article this article repeats (None: the first copy, now indexed); its items are
         dropped instead with ``BODYTEXT_DUPLICATES = "drop"``. Only articles about to be stored are
         looked up, so a dropped page never makes a later one a duplicate."""
         if self.duplicates is None or not result.is_article:
             return None
-        announced = page in self.duplicates.checked
-        match = self.duplicates.verdict(page, result)
+        announced = self.duplicates.asked(page)
+        match = await self.duplicates.verdict(page, result)
         if match is not None and self.duplicates.dropping:
             if not announced:
                 self._announce_rejected(

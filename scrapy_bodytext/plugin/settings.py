@@ -30,6 +30,7 @@ from ..duplicates import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, FIELDS, MODES
 from ..extractors.bodytext.page import PAGE_TYPES
 from ..metadata import METADATA_VALUES
 from ..result import VALUE_NAMES
+from ..stores import DEFAULT_CONNECT_TIMEOUT, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, RedisLink, check_redis_url
 from ..workers.executors import default_workers
 from . import zyte
 
@@ -73,6 +74,11 @@ DEFAULT_SITE_MEMORY_SITES = 10_000
 DEFAULT_SITE_WAIT_PAGES = 16
 #: longest wait of one page for its site's evidence, in seconds (BODYTEXT_SITE_WAIT_SECONDS)
 DEFAULT_SITE_WAIT_SECONDS = 30.0
+#: each Redis key prefix setting with its own default (the example its error message gives)
+REDIS_PREFIXES = {
+    "BODYTEXT_DUPLICATE_REDIS_PREFIX": "bodytext:duplicates",
+    "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": "bodytext:sites",
+}
 
 
 DEFAULTS: dict[str, Any] = {
@@ -104,13 +110,16 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_DUPLICATE_SIMILARITY": DEFAULT_SIMILARITY,
     "BODYTEXT_DUPLICATE_CAPACITY": DEFAULT_CAPACITY,
     "BODYTEXT_DUPLICATE_REDIS_URL": None,
-    "BODYTEXT_DUPLICATE_REDIS_PREFIX": "bodytext:duplicates",
+    "BODYTEXT_DUPLICATE_REDIS_PREFIX": REDIS_PREFIXES["BODYTEXT_DUPLICATE_REDIS_PREFIX"],
     "BODYTEXT_SITE_MEMORY": True,
     "BODYTEXT_SITE_MEMORY_SITES": DEFAULT_SITE_MEMORY_SITES,
     "BODYTEXT_SITE_MEMORY_REDIS_URL": None,
-    "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": "bodytext:sites",
+    "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": REDIS_PREFIXES["BODYTEXT_SITE_MEMORY_REDIS_PREFIX"],
     "BODYTEXT_SITE_WAIT_PAGES": DEFAULT_SITE_WAIT_PAGES,
     "BODYTEXT_SITE_WAIT_SECONDS": DEFAULT_SITE_WAIT_SECONDS,
+    "BODYTEXT_REDIS_CONNECT_TIMEOUT": DEFAULT_CONNECT_TIMEOUT,
+    "BODYTEXT_REDIS_TIMEOUT": DEFAULT_TIMEOUT,
+    "BODYTEXT_REDIS_RETRY_AFTER": DEFAULT_RETRY_AFTER,
 }
 
 
@@ -149,6 +158,9 @@ class BodyTextSettings:
     site_memory_redis_prefix: str
     site_wait_pages: int  # uncertain pages waiting for evidence at once (0: none waits)
     site_wait_seconds: float  # longest wait of one page
+    redis_connect_timeout: float  # seconds to open a connection to Redis
+    redis_timeout: float  # seconds one Redis call may take
+    redis_retry_after: float  # seconds a failing Redis is left alone before it is tried again
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -235,13 +247,32 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         duplicate_similarity=reader.get("BODYTEXT_DUPLICATE_SIMILARITY", _number(0.0, 1.0, open_low=True)),
         duplicate_capacity=reader.get("BODYTEXT_DUPLICATE_CAPACITY", _integer(1)),
         duplicate_redis_url=reader.get("BODYTEXT_DUPLICATE_REDIS_URL", _redis_url),
-        duplicate_redis_prefix=reader.get("BODYTEXT_DUPLICATE_REDIS_PREFIX", _key_prefix),
+        duplicate_redis_prefix=reader.get(
+            "BODYTEXT_DUPLICATE_REDIS_PREFIX", _key_prefix("BODYTEXT_DUPLICATE_REDIS_PREFIX")
+        ),
         site_memory=reader.get("BODYTEXT_SITE_MEMORY", _boolean),
         site_memory_sites=reader.get("BODYTEXT_SITE_MEMORY_SITES", _integer(1)),
         site_memory_redis_url=reader.get("BODYTEXT_SITE_MEMORY_REDIS_URL", _redis_url),
-        site_memory_redis_prefix=reader.get("BODYTEXT_SITE_MEMORY_REDIS_PREFIX", _key_prefix),
+        site_memory_redis_prefix=reader.get(
+            "BODYTEXT_SITE_MEMORY_REDIS_PREFIX", _key_prefix("BODYTEXT_SITE_MEMORY_REDIS_PREFIX")
+        ),
         site_wait_pages=reader.get("BODYTEXT_SITE_WAIT_PAGES", _integer(0)),
         site_wait_seconds=reader.get("BODYTEXT_SITE_WAIT_SECONDS", _number(0.0, None, open_low=True)),
+        redis_connect_timeout=reader.get("BODYTEXT_REDIS_CONNECT_TIMEOUT", _number(0.0, None, open_low=True)),
+        redis_timeout=reader.get("BODYTEXT_REDIS_TIMEOUT", _number(0.0, None, open_low=True)),
+        redis_retry_after=reader.get("BODYTEXT_REDIS_RETRY_AFTER", _number(0.0, None)),
+    )
+
+
+def redis_link(settings: BodyTextSettings, setting: str, url: str) -> RedisLink:
+    """The Redis server ``url`` names, reached with the crawl's Redis timeouts; ``setting`` named in
+    its errors and log lines."""
+    return RedisLink(
+        url,
+        setting=setting,
+        connect_timeout=settings.redis_connect_timeout,
+        timeout=settings.redis_timeout,
+        retry_after=settings.redis_retry_after,
     )
 
 
@@ -340,18 +371,24 @@ def _workers(value: Any) -> int:
 
 
 def _redis_url(value: Any) -> str | None:
-    """A Redis URL (redis://, rediss:// or unix://), or None/"" for the in-memory index."""
+    """A complete Redis URL (redis://host[:port][/db], rediss://…, unix:///socket[?db=N]), or None/""
+    to keep the store in memory."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if not isinstance(value, str) or not value.strip().startswith(("redis://", "rediss://", "unix://")):
+    if not isinstance(value, str):
         raise ValueError("expected a Redis URL such as 'redis://localhost:6379/0', or None to keep it in memory")
-    return value.strip()
+    return check_redis_url(value)
 
 
-def _key_prefix(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value.strip()):
-        raise ValueError("expected a Redis key prefix without spaces, e.g. 'bodytext:duplicates'")
-    return value.strip()
+def _key_prefix(setting: str) -> Callable[[Any], str]:
+    """A Redis key prefix without spaces; the error's example is the setting's own default."""
+
+    def convert(value: Any) -> str:
+        if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value.strip()):
+            raise ValueError(f"expected a Redis key prefix without spaces, e.g. {REDIS_PREFIXES[setting]!r}")
+        return value.strip()
+
+    return convert
 
 
 def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:

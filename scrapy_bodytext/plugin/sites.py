@@ -7,9 +7,14 @@ Scrapy keeps a response in its scraper slot until every item of it is processed,
 holds its response: at most ``BODYTEXT_SITE_WAIT_PAGES`` pages wait at once in the whole crawl (the
 oldest is decided on what is known when one more comes), each at most ``BODYTEXT_SITE_WAIT_SECONDS``;
 when nothing but waiting pages is left in flight (the crawl would wait on itself) the oldest is
-decided at once, and every waiting page is decided when the engine closes. The memory is asked
-synchronously, as the duplicate check asks its index; a failing memory decides on the page's own
-verdict.
+decided at once, and every waiting page is decided when the engine closes.
+
+A memory in Redis is asked from a thread of its own, one call after another (``SerialWork``), so a
+slow or frozen server never holds up downloads; each call is bounded by ``BODYTEXT_REDIS_TIMEOUT``
+and goes through one guard (``stores.OutageGuard``): a failure, a timeout or a resting server is the
+page's own verdict, one WARNING per outage, counted under ``bodytext/sites/redis/``. Every page's
+decision resolves on every path: success, error, release, close
+([site-memory.md](../../docs/site-memory.md#when-redis-fails)).
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from ..api import apply_site_verdict
 from ..result import ExtractionResult, Reason
 from ..sites import SiteMemory, site_key
 from ..workers.executors import wait_for
-from .settings import BodyTextSettings
+from ..workers.serial import SerialWork
+from .settings import BodyTextSettings, redis_link
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -62,6 +68,7 @@ class Waiting:
     site: str  # the memory's key of the page's site
     since: float  # time.monotonic() when it started waiting
     decided: Future
+    complete: bool = True  # the page's body arrived whole
 
 
 class SiteCheck:
@@ -78,7 +85,10 @@ class SiteCheck:
         self._waiting: dict[Page, Waiting] = {}  # oldest first
         self._stalled_ticks = 0
         self._ticker: Any = None
+        self._looking = False  # a look at the waiting pages is queued or running
         self._waits = False  # pages may wait: waiting is on and a running engine can release them
+        self._work = SerialWork("bodytext-sites", threaded=False)  # where the memory is asked
+        self.guard: Any = None  # the Redis memory's outage guard
 
     @property
     def stats(self) -> Any:
@@ -92,6 +102,9 @@ class SiteCheck:
     def _count(self, name: str, count: int = 1) -> None:
         self.stats.inc_value(f"bodytext/sites/{name}", count)
 
+    def _count_redis(self, name: str, count: int = 1) -> None:
+        self.stats.inc_value(f"bodytext/sites/redis/{name}", count)
+
     # --- life cycle ------------------------------------------------------------------------------
 
     def open(self) -> None:
@@ -104,12 +117,21 @@ class SiteCheck:
             if settings.site_memory_redis_url is None:
                 self.memory = SiteMemory(max_sites=settings.site_memory_sites)
             else:
+                link = redis_link(settings, "BODYTEXT_SITE_MEMORY_REDIS_URL", settings.site_memory_redis_url)
+                self.guard = link.guard(
+                    "site memory in Redis",
+                    fallback="pages keep their own verdicts",
+                    log=logging.getLogger(__name__),
+                    count=self._count_redis,
+                )
                 self.memory = RedisSiteMemory(
-                    settings.site_memory_redis_url,
+                    link,
                     prefix=settings.site_memory_redis_prefix,
                     max_sites=settings.site_memory_sites,
+                    guard=self.guard,
                 )
-                len(self.memory.store)  # one round trip: a Redis that cannot be reached says so now
+                self._work = SerialWork("bodytext-sites", threaded=True)
+                self._probe()
         except Exception as exc:  # noqa: BLE001 - an unreachable memory must not lose the crawl's items
             self.memory = None
             self._count("errors")
@@ -120,12 +142,35 @@ class SiteCheck:
             self._ticker = create_looping_call(self._tick)
             self._ticker.start(TICK_SECONDS, now=False)
 
-    def close(self) -> None:
+    def _probe(self) -> None:
+        """One round trip at the start: a Redis that cannot be reached says so now (one ERROR line);
+        the memory stays, and is used as soon as its guard finds Redis answering."""
+        from ..stores import StoreUnavailable
+
+        try:
+            len(self.memory.store)
+        except StoreUnavailable as exc:
+            self._count("errors")
+            self._log(
+                logging.ERROR,
+                "Site memory not reachable at the start, pages keep their own verdicts until it answers: %s",
+                exc,
+            )
+
+    async def close(self) -> None:
         """Decides every page still waiting (none normally: the engine's close released them), and
-        records the memory's size."""
-        self._release_all(ON_CLOSE)
+        records the memory's size; the memory's thread ends after its last call."""
         if self._ticker is not None and self._ticker.running:
             self._ticker.stop()
+        try:
+            await wait_for(self._work.submit(self._closing))
+        finally:
+            self._work.shutdown()
+            if self.guard is not None:
+                self.guard.close()
+
+    def _closing(self) -> None:
+        self._release_all(ON_CLOSE)
         if self.memory is None:
             return
         try:
@@ -151,7 +196,7 @@ class SiteCheck:
         decided = self._decisions.get(page)
         if decided is None:
             decided = self._decisions[page] = Future()
-            self._start(page, result, decided)
+            self._work.submit(self._start_safely, page, result, decided)
         return decided.result() if decided.done() else await wait_for(decided)
 
     def evidence(self, page: Page) -> dict | None:
@@ -162,28 +207,51 @@ class SiteCheck:
         """The evidence of a page decided while its site had too little of it (listed for review)."""
         return self._little.get(page)
 
+    def _start_safely(self, page: Page, result: ExtractionResult, decided: Future) -> None:
+        """``_start``, whatever fails: a page that is not waiting has its answer when this returns
+        (its own verdict when anything failed)."""
+        try:
+            self._start(page, result, decided)
+        except Exception as exc:  # noqa: BLE001 - a page must never wait on a failed decision
+            self._count("errors")
+            self._log(logging.WARNING, "Site memory failed, the page keeps its own verdict (%s): %s", exc, page.url)
+        finally:
+            if page not in self._waiting:
+                _resolve(decided, result)
+
     def _start(self, page: Page, result: ExtractionResult, decided: Future) -> None:
-        verdict = self._judge(page.url, result)
+        complete = getattr(page, "complete", True)
+        verdict = self._judge(page.url, result, complete)
         if verdict is None:
             _resolve(decided, result)
             return
         self._count("judged")
+        if verdict.evidence.get("capped"):
+            self._count("not_raised")
         if verdict.settled or not self._waits:
             self._settle(page, result, verdict, decided)
             return
-        self._waiting[page] = Waiting(page, result, _site_of(page.url), time.monotonic(), decided)
+        self._waiting[page] = Waiting(page, result, _site_of(page.url), time.monotonic(), decided, complete)
         self._count("waited")
         if len(self._waiting) > self.settings.site_wait_pages:
             self._release_oldest(BY_COUNT)
         self.stats.max_value("bodytext/sites/waiting_max", len(self._waiting))
 
-    def _judge(self, url: str, result: ExtractionResult) -> SiteVerdict | None:
+    def _judge(self, url: str, result: ExtractionResult, complete: bool = True) -> SiteVerdict | None:
         try:
-            return self.memory.judge(url, result)
+            return self.memory.judge(url, result, complete=complete)
         except Exception as exc:  # noqa: BLE001 - a failing memory leaves the page its own verdict
-            self._count("errors")
-            self._log(logging.WARNING, "Site memory failed, the page keeps its own verdict (%s): %s", exc, url)
+            self._failed("the page keeps its own verdict", exc, url)
             return None
+
+    def _failed(self, outcome: str, exc: Exception, url: str) -> None:
+        """Counts a failed call of the memory; a Redis outage is said once by its guard (the page's
+        line goes to DEBUG), any other failure is one WARNING for the page."""
+        from ..stores import StoreUnavailable
+
+        self._count("errors")
+        level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
+        self._log(level, "Site memory failed, %s (%s): %s", outcome, exc, url)
 
     def _settle(self, page: Page, result: ExtractionResult, verdict: SiteVerdict, decided: Future) -> None:
         """Records the verdict, gives the page its final result, and judges again the pages of its
@@ -191,9 +259,13 @@ class SiteCheck:
         try:
             self._learn(page.url, result, verdict)
         except Exception as exc:  # noqa: BLE001 - the verdict stands; the memory misses one page
-            self._count("errors")
-            self._log(logging.WARNING, "Site memory could not record the page (%s): %s", exc, page.url)
-        final = self._apply(page, result, verdict)
+            self._failed("the page is not recorded", exc, page.url)
+        try:
+            final = self._apply(page, result, verdict)
+        except Exception as exc:  # noqa: BLE001 - the furniture lines could not be read: its own verdict
+            self._failed("the page keeps its own verdict", exc, page.url)
+            _resolve(decided, result)
+            return
         self._evidence[page] = dict(verdict.evidence)
         if not verdict.settled:
             self._count("decided_with_little_evidence")
@@ -239,7 +311,7 @@ class SiteCheck:
         for entry in [entry for entry in self._waiting.values() if entry.site == site]:
             if entry.page not in self._waiting:  # decided meanwhile (a page decided before it settled it)
                 continue
-            verdict = self._judge(entry.page.url, entry.result)
+            verdict = self._judge(entry.page.url, entry.result, entry.complete)
             if verdict is None or verdict.settled:
                 del self._waiting[entry.page]
                 self._count("settled_while_waiting" if verdict is not None else "released_on_error")
@@ -249,13 +321,15 @@ class SiteCheck:
         """Decides the page that has waited longest on what its site's evidence is now."""
         entry = self._waiting.pop(next(iter(self._waiting)))
         self._count(how)
-        self._decide_now(entry, self._judge(entry.page.url, entry.result))
+        self._decide_now(entry, self._judge(entry.page.url, entry.result, entry.complete))
 
     def _decide_now(self, entry: Waiting, verdict: SiteVerdict | None) -> None:
         """A page out of the waiting ones gets its answer, whatever fails (then its own verdict)."""
         try:
             if verdict is not None:
                 self._settle(entry.page, entry.result, verdict, entry.decided)
+        except Exception as exc:  # noqa: BLE001 - the page is decided on its own verdict, the others go on
+            self._failed("the page keeps its own verdict", exc, entry.page.url)
         finally:
             _resolve(entry.decided, entry.result)  # nothing when settled
 
@@ -264,27 +338,51 @@ class SiteCheck:
             self._release_oldest(how)
 
     def _tick(self) -> None:
-        """The bounds that do not come with a new page: time, the crawl waiting on itself, closing. A
-        failure here would leave pages waiting with nothing to release them: they are all decided."""
+        """The bounds that do not come with a new page: time, the crawl waiting on itself, closing.
+        Reads the engine here (the crawl's thread) and looks at the waiting pages where the memory is
+        asked; never raises, so the looping call never dies."""
+        if not self._waiting:
+            self._stalled_ticks = 0
+            return
+        if self._looking:
+            return
         try:
-            self._look()
+            closing, stalled = self._engine_closing(), self._stalled()
+        except Exception:  # noqa: BLE001 - an engine that cannot be read is one that closes
+            closing, stalled = True, False
+        self._looking = True
+        try:
+            looked = self._work.submit(self._look_safely, closing, stalled)
+        except Exception:  # noqa: BLE001 - nothing queued: look again next tick
+            self._looking = False
+            return
+        looked.add_done_callback(self._looked)
+
+    def _looked(self, _future: Future) -> None:
+        self._looking = False
+
+    def _look_safely(self, closing: bool, stalled: bool) -> None:
+        """``_look``; a failure there would leave pages waiting with nothing to release them: they are
+        all decided (each on its own verdict where the memory fails)."""
+        try:
+            self._look(closing, stalled)
         except Exception as exc:  # noqa: BLE001 - never leave a page waiting on a broken look
             self._count("errors")
             self._log(logging.ERROR, "Site memory's waiting pages decided at once after an error: %r", exc)
             self._waits = False
             self._release_all(ON_CLOSE)
 
-    def _look(self) -> None:
+    def _look(self, closing: bool, stalled: bool) -> None:
         if not self._waiting:
             self._stalled_ticks = 0
             return
-        if self._engine_closing():
+        if closing:
             self._release_all(ON_CLOSE)
             return
         deadline = time.monotonic() - self.settings.site_wait_seconds
         while self._waiting and next(iter(self._waiting.values())).since <= deadline:
             self._release_oldest(BY_TIME)
-        self._stalled_ticks = self._stalled_ticks + 1 if self._waiting and self._stalled() else 0
+        self._stalled_ticks = self._stalled_ticks + 1 if self._waiting and stalled else 0
         if self._stalled_ticks >= STALLED_TICKS:
             self._stalled_ticks = 0
             self._release_oldest(WHEN_STALLED)

@@ -24,6 +24,9 @@ from .middlewares import FLAG, TOO_LARGE_FLAG
 from .settings import BodyTextSettings
 from .startup import crawler_settings
 
+#: the flags Scrapy gives a response whose body was cut short (DOWNLOAD_FAIL_ON_DATALOSS = False)
+INCOMPLETE_FLAGS = frozenset({"dataloss", "partial"})
+
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -49,6 +52,7 @@ class Page:
     seconds: float = 0.0
     pending: Future | None = None
     reported: bool = False
+    complete: bool = True  # the body arrived whole (Scrapy flags a cut one "dataloss" or "partial")
 
     @classmethod
     def from_response(cls, response: Response, settings: BodyTextSettings) -> Page:
@@ -61,6 +65,7 @@ class Page:
             encoding=response.encoding if isinstance(response, TextResponse) else None,
             content_type=content_type.decode("latin-1") if content_type else None,
             extractor=meta.get(META_EXTRACTOR),
+            complete=not INCOMPLETE_FLAGS.intersection(response.flags),
         )
         if TOO_LARGE_FLAG in response.flags:
             name = page.extractor if isinstance(page.extractor, str) else settings.extract.extractor

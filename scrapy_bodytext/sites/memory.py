@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
+from ..extractors.bodytext.page import MIN_BODY_CHARS
 from ..result import ExtractionResult, Reason
 from . import boilerplate
 from .evidence import STORED, PageKeys, explain, make_mark, parse_mark, read_counts, site_links
@@ -62,13 +63,21 @@ class SiteMemory:
         self.store = store if store is not None else LocalStore(max_sites)
 
     # ------------------------------------------------------------------ verdicts
-    def judge(self, url: str, result: ExtractionResult) -> SiteVerdict:
+    def judge(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:
         """The page's verdict after its site's evidence; reads the memory, never changes it, and
-        never counts the page itself (a page learned before is taken back out of its counts)."""
+        never counts the page itself (a page learned before is taken back out of its counts).
+
+        The site's evidence never raises a page that has no article text of its own (``no_article_text``)
+        or whose body did not arrive whole (``complete=False``): a broken page of an article's URL
+        shape is still a broken page. Such a page may be lowered, is settled at once, and teaches
+        nothing."""
         keys = PageKeys.of(url, result)
         page_probability = result.article_probability
         if not keys.site or result.reason is not Reason.OK:
             return SiteVerdict(page_probability, page_probability, result.is_article, True, {"site": keys.site})
+        capped = "" if complete else "incomplete body"
+        if not capped and no_article_text(result.text):
+            capped = "no article text"
         links = site_links(keys, result.links)
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
@@ -76,6 +85,8 @@ class SiteMemory:
         # a page the page judge calls a non-article with confidence is dropped at once; any other waits
         # for its site's evidence (a home page or a list judged an article with confidence is common)
         settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
+        if capped:
+            probability, settled = min(probability, page_probability), True
         evidence = {
             "site": keys.site,
             "shape": keys.shape,
@@ -89,8 +100,10 @@ class SiteMemory:
             "links": counts.links,
             "site_links": sum(links.values()),
             "page_probability": round(page_probability, 4),
-            "why": explain(page_probability, probability, counts),
+            "why": f"{capped}: never raised by its site" if capped else explain(page_probability, probability, counts),
         }
+        if capped:
+            evidence["capped"] = capped
         return SiteVerdict(probability, page_probability, probability >= DECISION, settled, evidence)
 
     def teaches(self, result: ExtractionResult, verdict: SiteVerdict) -> bool | None:
@@ -102,7 +115,7 @@ class SiteMemory:
         minority that later posts outweigh (a guard that refuses pages the site's evidence overturns
         locks a site into its first mistakes, and out of a second kind of post that comes late)."""
         weights = self.weights
-        if result.reason is not Reason.OK:
+        if result.reason is not Reason.OK or verdict.evidence.get("capped"):
             return None
         if verdict.page_probability >= weights.confident:
             links = verdict.evidence.get("site_links", 0)
@@ -132,9 +145,9 @@ class SiteMemory:
         mark = make_mark(article, keys.template, count_lines)
         return self.store.update(keys.site, increments, {keys.mark: mark}, unless=keys.mark)
 
-    def decide(self, url: str, result: ExtractionResult) -> SiteVerdict:
+    def decide(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:
         """``judge`` then ``learn``: the usual call, once per page."""
-        verdict = self.judge(url, result)
+        verdict = self.judge(url, result, complete=complete)
         self.learn(url, result, verdict)
         return verdict
 
@@ -166,6 +179,12 @@ class SiteMemory:
     def forget(self) -> None:
         """Forget every site."""
         self.store.forget()
+
+
+def no_article_text(text: str) -> bool:
+    """Whether a page's main text is too short to be an article's (under the default method's
+    ``MIN_BODY_CHARS`` characters, white space folded): empty, a title, a line of furniture."""
+    return len(" ".join(text.split())) < MIN_BODY_CHARS
 
 
 _NO_RESULT = ExtractionResult("", 0.0, False, "")
