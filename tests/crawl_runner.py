@@ -50,6 +50,35 @@ def run_crawl(
     **spider_args: str,
 ) -> Crawl:
     """Crawl with ``spider`` and ``settings`` (project priority); the feed is JSON Lines in tmp_path."""
+    return start_crawl(tmp_path, spider, settings, **spider_args).finish(timeout)
+
+
+@dataclass
+class RunningCrawl:
+    """A crawl process started by ``start_crawl``; ``finish`` waits for it and reads what it wrote."""
+
+    process: subprocess.Popen
+    folder: Path
+
+    def finish(self, timeout: float = 120) -> Crawl:
+        try:
+            stdout, stderr = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            stdout, stderr = self.process.communicate()
+            raise
+        feed, stats, log = (self.folder / name for name in ("items.jsonl", "stats.json", "crawl.log"))
+        text = log.read_text(encoding="utf-8") if log.exists() else ""
+        text += stdout + stderr
+        items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()] if feed.exists() else []
+        found_stats = json.loads(stats.read_text()) if stats.exists() else {}
+        return Crawl(items, found_stats, text, self.process.returncode)
+
+
+def start_crawl(
+    tmp_path: Path, spider: str = "crawl_spiders.SiteSpider", settings: dict | None = None, **spider_args: str
+) -> RunningCrawl:
+    """``run_crawl`` without waiting: the running process (to signal it) and how to finish it."""
     feed, stats, log = tmp_path / "items.jsonl", tmp_path / "stats.json", tmp_path / "crawl.log"
     all_settings = {
         "FEEDS": {str(feed): {"format": "jsonlines", "encoding": "utf8"}},
@@ -61,13 +90,14 @@ def run_crawl(
     }
     spec = tmp_path / "crawl.json"
     spec.write_text(json.dumps({"spider": spider, "settings": all_settings, "args": spider_args, "stats": str(stats)}))
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__)), str(spec)], capture_output=True, text=True, timeout=timeout, cwd=HERE
+    process = subprocess.Popen(
+        [sys.executable, str(Path(__file__)), str(spec)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=HERE,
     )
-    text = log.read_text(encoding="utf-8") if log.exists() else ""
-    text += done.stdout + done.stderr
-    items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()] if feed.exists() else []
-    return Crawl(items, json.loads(stats.read_text()) if stats.exists() else {}, text, done.returncode)
+    return RunningCrawl(process, tmp_path)
 
 
 def run_at_once(runs: dict[str, Callable[[], Crawl]]) -> dict[str, Crawl | BaseException]:

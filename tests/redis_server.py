@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+import subprocess
+import time
 from pathlib import Path
 
 
@@ -32,3 +35,61 @@ def redis_server_command(binary: str, port: int, folder: Path) -> list[str]:
         "--loglevel",
         "warning",
     ]
+
+
+class RedisProcess:
+    """A redis-server of its own on a free port of 127.0.0.1 (no persistence), that a fault test can
+    freeze (SIGSTOP), thaw (SIGCONT) or kill; ``start`` returns False where it could not start."""
+
+    def __init__(self, binary: str, folder: Path) -> None:
+        self.binary = binary
+        self.folder = folder
+        self.port = 0
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> bool:
+        import redis
+
+        for _attempt in range(3):  # the free port may be taken between probe and start
+            self.port = free_port()
+            with open(self.folder / "redis.log", "ab") as log:
+                self.process = subprocess.Popen(
+                    redis_server_command(self.binary, self.port, self.folder), stdout=log, stderr=subprocess.STDOUT
+                )
+            client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=1)
+            try:
+                deadline = time.monotonic() + 10
+                while self.process.poll() is None and time.monotonic() < deadline:
+                    try:
+                        client.ping()
+                        return True
+                    except redis.ConnectionError:
+                        time.sleep(0.05)
+            finally:
+                client.close()
+            self.kill()
+        return False
+
+    def freeze(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.kill()
+            self.process.wait(10)
+
+    def __enter__(self) -> RedisProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
