@@ -1,6 +1,6 @@
 """What site memory learned, readable: a site's counts, the URL shapes of its articles and listings,
 its templates and furniture lines, as a line and a dict, the same from the in-process store and from
-Redis; the crawl's summaries at close."""
+Redis; the crawl's summaries at close; and ``scrapy-bodytext sites`` against a real redis-server."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from test_redis import redis_url  # noqa: F401 - the fixture: a redis-server of its own
 from test_sites import LEANING, result
 
+from scrapy_bodytext.cli import main
 from scrapy_bodytext.sites import SiteMemory
 from scrapy_bodytext.sites.redis_memory import RedisSiteMemory
 from scrapy_bodytext.sites.summary import (
@@ -96,7 +97,16 @@ def test_the_crawl_summaries_put_the_sites_with_most_verdicts_first_and_skip_the
     assert memory.store.site_names() == ["small.example", "big.example"]  # least recently learned first
 
 
-# ------------------------------------------------------------------------------------ Redis
+# ------------------------------------------------------------------------------------ Redis, the command
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse and usage errors
+        code = exc.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 @pytest.mark.redis
@@ -113,3 +123,49 @@ def test_redis_holds_the_summary_of_the_memory_in_process(redis_url):  # noqa: F
     finally:
         shared.forget()
         shared.close()
+
+
+@pytest.mark.redis
+def test_the_sites_command_prints_what_a_shared_memory_learned(redis_url, capsys):  # noqa: F811
+    prefix = "test:sites-command"
+    memory = RedisSiteMemory(redis_url, prefix=prefix, weights=LEANING)
+    try:
+        crawl(memory)
+        crawl(memory, "b.example", posts=3)
+        code, out, err = run(capsys, "sites", "--redis-url", redis_url, "--prefix", prefix)
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        assert len(lines) == 2 and lines[0].startswith(f"{SITE}: 12 confident articles, 7 non-articles; ")
+        assert lines[1].startswith("b.example: 3 confident articles")
+        assert "article shapes: /news/{slug}/ 12; listing shapes: /tag/{slug}/ 4, /page/{num}/ 3" in lines[0]
+
+        one = ("--site", "https://a.example/any/page/", "--json")  # a URL of the site
+        code, out, err = run(capsys, "sites", "--redis-url", redis_url, "--prefix", prefix, *one)
+        assert code == 0, err
+        record = json.loads(out)
+        assert record["prefix"] == prefix and [site["site"] for site in record["sites"]] == [SITE]
+        assert record["sites"][0]["shapes"]["articles"] == [{"key": "/news/{slug}/", "articles": 12, "others": 0}]
+
+        code, out, err = run(capsys, "sites", "--redis-url", redis_url, "--prefix", prefix, "--site", "c.example")
+        assert (code, out) == (1, "")
+        assert err == f"scrapy-bodytext sites: no site 'c.example' in the site memory at {redis_url} under {prefix}\n"
+
+        code, out, err = run(capsys, "sites", "--redis-url", redis_url, "--prefix", "test:empty")
+        assert (code, out) == (0, "") and "no site in the site memory" in err
+    finally:
+        memory.forget()
+        memory.close()
+
+
+def test_the_sites_command_says_in_one_line_when_redis_cannot_be_reached(capsys):
+    from redis_server import free_port
+
+    url = f"redis://:secret@127.0.0.1:{free_port()}/0"  # nothing listens there
+    code, out, err = run(capsys, "sites", "--redis-url", url)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"scrapy-bodytext sites: cannot reach Redis at redis://:***@{url.split('@')[1]}: ")
+    assert err.count("\n") == 1 and "secret" not in err
+    code, _, err = run(capsys, "sites", "--redis-url", "http://127.0.0.1/")
+    assert code == 2 and "--redis-url http://127.0.0.1/: " in err
+    code, _, err = run(capsys, "sites")
+    assert code == 2 and "--redis-url" in err
