@@ -58,12 +58,16 @@ Modes (memory off first):
 In a build without site memory (``scrapy_bodytext.plugin.settings.DEFAULTS`` has no
 ``BODYTEXT_SITE_MEMORY``) the modes other than ``off`` are skipped with a line saying so.
 
-Printed, per site and overall, each mode beside the others: articles stored and dropped (and %);
+Printed first, memory off beside memory on, row by row: for all sites and each site, and for each kind
+of page (articles, non-articles, then the non-articles by page type and, for listings, by listing kind),
+one row per mode, memory off first, with the pages, those stored, dropped and without a verdict (the
+three add up to the pages) and the pages dropped less those dropped with memory off. Then, per site and
+overall, each mode beside the others: articles stored and dropped (and %);
 non-articles dropped by page type and, for listings, by listing kind; the shingle F1 of the stored
 articles' main text against the gold text (``evaluation/metrics.py``; articles with gold text only) and
 the stored articles that lost over half of their text (less than half the gold's shingles, as the
-training harness counts them); the crawl: pages visited once, reached by links, requested after, 404s,
-pages/s (pages / Scrapy's ``elapsed_time_seconds``, spider open to close; for all sites, pages / the
+training harness counts them); the crawl, each site's modes in rows side by side: pages visited once,
+reached by links, requested after, 404s, pages/s (pages / Scrapy's ``elapsed_time_seconds``, spider open to close; for all sites, pages / the
 mode's wall time) and peak RSS (Scrapy's ``memusage/max`` of the crawl process). The date and the
 machine line come first.
 
@@ -553,10 +557,11 @@ def site_figures(rows: list[dict], outcome: dict[str, Any]) -> dict[str, Any]:
 
     articles = [row for row in rows if row["is_article"]]
     others = [row for row in rows if not row["is_article"]]
-    kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # kind -> [pages, dropped]
+    kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> [pages, stored, dropped]
     for row in others:
         kinds[kind_of(row)][0] += 1
-        kinds[kind_of(row)][1] += verdict(row) == DROPPED
+        kinds[kind_of(row)][1] += verdict(row) == STORED
+        kinds[kind_of(row)][2] += verdict(row) == DROPPED
     matches = [
         shingle_match(verdicts[row["id"]]["main_text"], row["gold_text"])
         for row in articles
@@ -572,7 +577,10 @@ def site_figures(rows: list[dict], outcome: dict[str, Any]) -> dict[str, Any]:
         "non_articles_stored": sum(verdict(row) == STORED for row in others),
         "non_articles_dropped": sum(verdict(row) == DROPPED for row in others),
         "lost": sum(verdict(row) == LOST for row in rows),
-        "kinds": {kind: {"pages": pages, "dropped": dropped} for kind, (pages, dropped) in sorted(kinds.items())},
+        "kinds": {
+            kind: {"pages": pages, "stored": stored, "dropped": dropped}
+            for kind, (pages, stored, dropped) in sorted(kinds.items())
+        },
         "matches": matches,
         "text_lost": sum(match.recall is not None and match.recall < RECALL_FAILURE for match in matches),
         "visited_once": sum(visits.get(row["id"], 0) == 1 for row in rows),
@@ -588,13 +596,13 @@ def site_figures(rows: list[dict], outcome: dict[str, Any]) -> dict[str, Any]:
 
 def total_figures(per_site: list[dict[str, Any]]) -> dict[str, Any]:
     """Every site's figures summed (the shingle matches pooled, the peak the largest)."""
-    total: dict[str, Any] = {"kinds": defaultdict(lambda: {"pages": 0, "dropped": 0}), "matches": []}
+    total: dict[str, Any] = {"kinds": defaultdict(lambda: {"pages": 0, "stored": 0, "dropped": 0}), "matches": []}
     for figures in per_site:
         for name, value in figures.items():
             if name == "kinds":
                 for kind, counts in value.items():
-                    total["kinds"][kind]["pages"] += counts["pages"]
-                    total["kinds"][kind]["dropped"] += counts["dropped"]
+                    for count in ("pages", "stored", "dropped"):
+                        total["kinds"][kind][count] += counts[count]
             elif name == "matches":
                 total["matches"] += value
             elif name == "peak_rss_mb":
@@ -628,6 +636,50 @@ def share(part: int, whole: int) -> str:
     return f"{part} ({100 * part / whole:.1f} %)" if whole else "-"
 
 
+OFF_BESIDE_ON_HEADERS = ["site", "pages of", "pages", "mode", "stored", "dropped", "no verdict", "vs off"]
+
+
+def page_kinds(one: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """A site's (or all sites') pages counted by kind: articles, non-articles, then the non-articles by
+    page type and listing kind; each kind's pages, stored and dropped."""
+    found = {
+        "articles": {"pages": one["articles"], "stored": one["articles_stored"], "dropped": one["articles_dropped"]},
+        "non-articles": {
+            "pages": one["non_articles"],
+            "stored": one["non_articles_stored"],
+            "dropped": one["non_articles_dropped"],
+        },
+    }
+    return found | {kind: dict(counts) for kind, counts in one["kinds"].items()}
+
+
+def off_beside_on_rows(figures: dict[str, dict[str, Any]], modes: list[str], names: list[str]) -> list[list[str]]:
+    """For each site and kind of page, one row per mode (memory off first, as the modes run): pages,
+    stored, dropped, no verdict and the change in pages dropped from memory off."""
+    rows = []
+    for name in names:
+        kinds = {mode: page_kinds(figures[mode][name]) for mode in modes}
+        for kind, first in kinds[modes[0]].items():
+            off = kinds["off"][kind]["dropped"] if "off" in kinds else None
+            for mode in modes:
+                counts = kinds[mode][kind]
+                lost = counts["pages"] - counts["stored"] - counts["dropped"]
+                change = "" if mode == "off" else "-" if off is None else f"{counts['dropped'] - off:+d}"
+                rows.append(
+                    [
+                        name,
+                        kind,
+                        str(first["pages"]),
+                        mode,
+                        str(counts["stored"]),
+                        share(counts["dropped"], counts["pages"]),
+                        str(lost),
+                        change,
+                    ]
+                )
+    return rows
+
+
 def report(results: dict[str, dict[str, Any]], sites: dict[str, list[dict]], header: list[str]) -> str:
     """The Markdown tables: each mode beside the others, per site and for all sites."""
     from scrapy_bodytext.evaluation.report import fmt, markdown_table
@@ -637,7 +689,15 @@ def report(results: dict[str, dict[str, Any]], sites: dict[str, list[dict]], hea
     figures = {mode: {**results[mode]["figures"], "all": results[mode]["total"]} for mode in modes}
     out = [*header, ""]
 
-    out += ["## Articles stored and dropped", ""]
+    out += ["## Memory off beside memory on", ""]
+    out += [
+        "per site (all sites first) and per kind of page (articles, non-articles, and the non-articles by page "
+        "type and listing kind), one row per mode, memory off first; stored + dropped + no verdict = pages; "
+        "vs off: pages dropped less those dropped with memory off",
+        "",
+    ]
+    out += [markdown_table(OFF_BESIDE_ON_HEADERS, off_beside_on_rows(figures, modes, ["all", *sites]))]
+    out += ["", "## Articles stored and dropped", ""]
     rows = []
     for name in names:
         first = figures[modes[0]][name]
@@ -681,15 +741,16 @@ def report(results: dict[str, dict[str, Any]], sites: dict[str, list[dict]], hea
         rows.append(cells)
     out += [markdown_table(["site", *[f"{m}: {c}" for m in modes for c in ("F1", "lost")]], rows)]
 
-    for mode in modes:
-        out += ["", f"## The crawls: {mode}", ""]
-        rows = []
-        for name in names:
+    out += ["", "## The crawls", ""]
+    rows = []
+    for name in names:
+        for mode in modes:
             one = figures[mode][name]
             reached = one["visited_once"] + one["visited_again"] - one["requested_after"]
             rows.append(
                 [
                     name,
+                    mode,
                     str(one["pages"]),
                     str(one["visited_once"]),
                     str(one["visited_again"]),
@@ -703,21 +764,23 @@ def report(results: dict[str, dict[str, Any]], sites: dict[str, list[dict]], hea
                     f"{one['peak_rss_mb']:.0f}",
                 ]
             )
-        headers = [
-            "site",
-            "pages",
-            "visited once",
-            "visited again",
-            "not visited",
-            "reached",
-            "after",
-            "404s",
-            "no verdict",
-            "seconds",
-            "pages/s",
-            "peak RSS MB",
-        ]
-        out += [markdown_table(headers, rows)]
+    headers = [
+        "site",
+        "mode",
+        "pages",
+        "visited once",
+        "visited again",
+        "not visited",
+        "reached",
+        "after",
+        "404s",
+        "no verdict",
+        "seconds",
+        "pages/s",
+        "peak RSS MB",
+    ]
+    out += [markdown_table(headers, rows)]
+    for mode in modes:
         if "differs" in results[mode]:
             out += [
                 "",

@@ -102,7 +102,8 @@ def test_the_benchmark_crawls_every_page_of_a_built_site_once_and_counts_each_in
         assert site["not_found"] == 2  # /missing/, and /about/ (linked on the public host, rewritten to the local one)
         assert (site["articles"], site["non_articles"], site["lost"]) == (3, 1, 0)
         assert site["articles_stored"] + site["articles_dropped"] == 3
-        assert site["kinds"] == {"listing: home": {"pages": 1, "dropped": site["non_articles_dropped"]}}
+        home = {"pages": 1, "stored": site["non_articles_stored"], "dropped": site["non_articles_dropped"]}
+        assert site["kinds"] == {"listing: home": home}
         assert site["non_articles_dropped"] + site["non_articles_stored"] == 1
 
         verdicts = mode["verdicts"]["tiny"]
@@ -118,3 +119,57 @@ def test_the_benchmark_crawls_every_page_of_a_built_site_once_and_counts_each_in
     off = figures["modes"]["off"]["sites"]["tiny"]
     dropped_row = f"| tiny | listing: home |     1 | {off['non_articles_dropped']} ("
     assert dropped_row.replace(" ", "") in done.stdout.replace(" ", "")
+
+    # memory off beside memory on: for every site and kind of page, a row per mode, off first, whose
+    # counts are the JSON's, add up to the pages, and say the change in pages dropped from off
+    modes = list(figures["modes"])
+    rows = table(done.stdout, "## Memory off beside memory on")
+    assert list(rows[0]) == ["site", "pages of", "pages", "mode", "stored", "dropped", "no verdict", "vs off"]
+    kinds = ["articles", "non-articles", "listing: home"]
+    assert [(row["site"], row["pages of"], row["mode"]) for row in rows] == [
+        (name, kind, mode) for name in ("all", "tiny") for kind in kinds for mode in modes
+    ]
+    for row in rows:
+        one = figures["modes"][row["mode"]]["total" if row["site"] == "all" else "sites"]
+        one = one if row["site"] == "all" else one["tiny"]
+        key = {"articles": "articles", "non-articles": "non_articles"}.get(row["pages of"])
+        counts = (
+            {"pages": one[key], "stored": one[f"{key}_stored"], "dropped": one[f"{key}_dropped"]}
+            if key
+            else one["kinds"][row["pages of"]]
+        )
+        dropped = int(row["dropped"].split()[0])
+        assert (int(row["pages"]), int(row["stored"]), dropped) == (
+            counts["pages"],
+            counts["stored"],
+            counts["dropped"],
+        )
+        assert int(row["stored"]) + dropped + int(row["no verdict"]) == int(row["pages"])
+        off_row = next(
+            r for r in rows if (r["site"], r["pages of"], r["mode"]) == (row["site"], row["pages of"], "off")
+        )
+        change = dropped - int(off_row["dropped"].split()[0])
+        assert row["vs off"] == ("" if row["mode"] == "off" else f"{change:+d}")
+    for mode in modes:  # the kinds of non-articles add up to the non-articles
+        by_kind = [r for r in rows if r["mode"] == mode and r["site"] == "tiny" and r["pages of"] not in kinds[:2]]
+        (whole,) = [r for r in rows if (r["mode"], r["site"], r["pages of"]) == (mode, "tiny", "non-articles")]
+        assert sum(int(r["pages"]) for r in by_kind) == int(whole["pages"])
+        assert sum(int(r["stored"]) for r in by_kind) == int(whole["stored"])
+
+    crawls = table(done.stdout, "## The crawls")
+    assert [(row["site"], row["mode"], row["pages"], row["visited once"]) for row in crawls] == [
+        (name, mode, "4", "4") for name in ("tiny", "all") for mode in modes
+    ]
+
+
+def table(text: str, heading: str) -> list[dict[str, str]]:
+    """The rows of the first Markdown table after ``heading``, each a dict by column name."""
+    lines = text[text.index(heading + "\n") :].splitlines()
+    start = next(number for number, line in enumerate(lines) if line.startswith("|"))
+    found = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        found.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    headers, rows = found[0], found[2:]
+    return [dict(zip(headers, row)) for row in rows]

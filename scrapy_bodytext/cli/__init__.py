@@ -1,8 +1,8 @@
 """Command line: ``scrapy-bodytext`` (or ``python -m scrapy_bodytext``).
 
 ``extract`` prints the main text of HTML files, stdin or web archives; ``evaluate`` scores the
-extractors on a labelled corpus; ``extractors`` lists the methods and their options. Nothing here
-imports Scrapy, so the command starts fast.
+extractors on a labelled corpus; ``extractors`` lists the methods and their options; ``sites`` prints
+what a site memory shared through Redis learned. Nothing here imports Scrapy, so the command starts fast.
 """
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ EXTRACT_EXAMPLES = """examples:
   curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ -
   scrapy-bodytext extract crawl.warc.gz -o texts.jsonl
   scrapy-bodytext extract --duplicates drop --json -o texts.jsonl day1.warc.gz day2.warc.gz
+"""
+
+
+SITES_EXAMPLES = """examples:
+  scrapy-bodytext sites --redis-url redis://localhost:6379/0
+  scrapy-bodytext sites --redis-url redis://localhost:6379/0 --site https://www.example.com/ --json
 """
 
 
@@ -256,6 +262,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="list the extractors and their options",
         description="List every registered extractor with its options and defaults.",
     )
+
+    sites = commands.add_parser(
+        "sites",
+        help="print what a site memory shared through Redis learned of each site",
+        description=(
+            "Print what a site memory kept in Redis (BODYTEXT_SITE_MEMORY_REDIS_URL of a crawl) learned,\n"
+            "one line per site: its confident articles and non-articles, the URL shapes of its articles\n"
+            "and of its listings with their counts, its templates and its furniture lines\n"
+            "(docs/site-memory.md#what-the-crawl-learned)."
+        ),
+        epilog=SITES_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sites.add_argument(
+        "--redis-url", required=True, metavar="URL", help="the Redis holding the memory (redis://host:port/db)"
+    )
+    sites.add_argument(
+        "--prefix",
+        default="bodytext:sites",
+        metavar="PREFIX",
+        help="prefix of the memory's keys (default bodytext:sites, as BODYTEXT_SITE_MEMORY_REDIS_PREFIX)",
+    )
+    sites.add_argument(
+        "--site",
+        metavar="SITE",
+        help="only this site: its key (example.com, a registrable domain) or any URL of it (default every site)",
+    )
+    sites.add_argument(
+        "--shapes",
+        type=_positive_integer,
+        default=5,
+        metavar="N",
+        help="URL shapes and templates shown per kind, those with the most verdicts (default 5)",
+    )
+    sites.add_argument(
+        "--json", action="store_true", help="one JSON object (the sites' summaries, every count) instead of lines"
+    )
     return parser
 
 
@@ -273,6 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .evaluate import run_evaluate
 
             return run_evaluate(args)
+        if args.command == "sites":
+            from .sites import run_sites
+
+            return run_sites(args)
         return list_extractors()
     except UsageError as exc:
         parser.exit(USAGE, f"scrapy-bodytext {args.command}: error: {exc}\n")

@@ -52,6 +52,14 @@ class LocalStore:
     def __len__(self) -> int:
         return len(self.sites)
 
+    def fields(self, site: str) -> dict[str, int | str]:
+        """Every field of the site (empty when the site is not remembered)."""
+        return dict(self.sites.get(site, {}))
+
+    def site_names(self) -> list[str]:
+        """The sites remembered, the least recently learned first."""
+        return list(self.sites)
+
 
 class SiteMemory:
     """Counts of a site's confident verdicts per URL shape and template, and the site's furniture

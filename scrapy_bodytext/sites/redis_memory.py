@@ -97,6 +97,15 @@ class RedisStore:
     def close(self) -> None:
         self.client.close()
 
+    def fields(self, site: str) -> dict[str, int | str]:
+        """Every field of the site's hash (empty when the site is not remembered)."""
+        found = self.client.hgetall(self.site_key(site))
+        return {name.decode("utf-8"): value.decode("utf-8") for name, value in found.items()}
+
+    def site_names(self) -> list[str]:
+        """The sites remembered, the least recently learned first."""
+        return [name.decode("utf-8") for name in self.client.zrange(f"{self.prefix}:order", 0, -1)]
+
 
 class RedisSiteMemory(SiteMemory):
     """``SiteMemory`` kept in the Redis at ``link`` (a ``RedisLink``, or a URL ``redis://host:port/db``)

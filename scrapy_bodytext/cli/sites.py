@@ -1,0 +1,86 @@
+"""``scrapy-bodytext sites``: what a site memory shared through Redis holds, one line (or one JSON
+object) per site, so that what crawls learned of a site can be read without a crawl."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..sites.domains import site_key
+from ..sites.summary import SiteSummary, memory_summaries, summarize_site
+from . import FAILED, OK
+from .options import UsageError
+
+
+def shown_url(url: str) -> str:
+    """``url`` with its password (if any) hidden, for messages."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    except ValueError:
+        return url
+
+
+def run_sites(args: argparse.Namespace) -> int:
+    from ..duplicates.redis_index import redis_client
+    from ..sites.redis_memory import RedisStore
+
+    command = "scrapy-bodytext sites"
+    where = f"{shown_url(args.redis_url)} under {args.prefix}"
+    try:
+        client = redis_client(args.redis_url, "scrapy-bodytext sites")
+    except ValueError as exc:  # not a redis:// URL
+        raise UsageError(f"--redis-url {shown_url(args.redis_url)}: {exc}") from None
+    except ImportError as exc:  # the redis extra is not installed
+        print(f"{command}: {exc}", file=sys.stderr)
+        return FAILED
+    import redis  # present: the client was made
+
+    try:
+        store = RedisStore(args.redis_url, prefix=args.prefix, max_sites=1, client=client)
+        if args.site:
+            site = site_key(args.site) if "://" in args.site else args.site.lower()
+            found = summarize_site(store, site, most=args.shapes)
+            if found is None:
+                print(f"{command}: no site {site!r} in the site memory at {where}", file=sys.stderr)
+                return FAILED
+            summaries = [found]
+        else:
+            summaries = memory_summaries(store, most=args.shapes)
+    except (redis.ConnectionError, redis.TimeoutError) as exc:
+        print(f"{command}: cannot reach Redis at {shown_url(args.redis_url)}: {_reason(exc)}", file=sys.stderr)
+        return FAILED
+    except Exception as exc:  # noqa: BLE001 - redis' other errors: a wrong password, a key of another type
+        print(f"{command}: cannot read the site memory at {where}: {_reason(exc)}", file=sys.stderr)
+        return FAILED
+    finally:
+        client.close()
+    if args.json:
+        print(json.dumps(_record(args, summaries), indent=1, ensure_ascii=False))
+    elif not summaries:
+        print(f"{command}: no site in the site memory at {where}", file=sys.stderr)
+    else:
+        for summary in summaries:
+            print(summary.line())
+    return OK
+
+
+def _reason(exc: Exception) -> str:
+    """The error's first line (redis' connection errors are one line already)."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _record(args: argparse.Namespace, summaries: list[SiteSummary]) -> dict[str, Any]:
+    return {
+        "redis_url": shown_url(args.redis_url),
+        "prefix": args.prefix,
+        "sites": [summary.as_dict() for summary in summaries],
+    }
