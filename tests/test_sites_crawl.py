@@ -43,6 +43,7 @@ STAT_NAMES = (
     "sites_remembered",
     "errors",
     "not_raised",
+    "sites_learned",
 )
 
 
@@ -101,6 +102,35 @@ def test_listings_the_page_judge_keeps_are_dropped_and_no_article_is(server, tmp
     overturned = found.stat("bodytext/sites/overturned_to_non_article")
     assert overturned == len(stored_paths(judged_alone) - stored) >= len(kept_alone) - len(still_kept)
     assert found.stat("bodytext/sites/judged") == found.stat("bodytext/pages/extracted")
+    nothing_lost(found)
+    # what the crawl learned, said once at its close: the posts' dated shape, the listings' shapes
+    learned = re.findall(r"INFO: Site memory learned: (.*)", found.log)
+    assert found.stat("bodytext/sites/sites_learned") == len(learned) == 1
+    assert re.search(r"article shapes: /\{year\}/\{month\}/\{day\}/\{slug\}/ \d+", learned[0]), learned
+    assert "/page/{num}/" in learned[0].split("listing shapes:")[1], learned  # the paginations
+
+
+def broken_copy(path: str, how: str) -> bytes:
+    """A post as a broken server sends it: cut after its headline (status 200, a whole HTTP body), or
+    a page of the site's title alone."""
+    body = PAGES[path][0]
+    if how == "cut":
+        return body[: body.index(b"</h1>") + len(b"</h1>")]
+    return b"<!DOCTYPE html><html><head><title>Town Notes</title></head><body><h1>Town Notes</h1></body></html>"
+
+
+def test_title_only_and_cut_pages_of_an_article_shape_stay_dropped_with_memory_on(tmp_path):
+    """The site has learned its posts' dated shape; pages of that shape whose body is a title, or cut
+    after the headline, are still dropped: site evidence never raises a page without article text."""
+    posts = sorted(ARTICLES)
+    broken = {f"{path}broken-{how}/": broken_copy(path, how) for path in posts[:4] for how in ("cut", "title")}
+    pages = {**PAGES, **{path: (body, "text/html; charset=utf-8") for path, body in broken.items()}}
+    with SiteServer(pages) as site:
+        found = crawl(tmp_path, site, posts + sorted(broken), CONCURRENT_REQUESTS=1)
+    stored = stored_paths(found)
+    assert set(posts) <= stored
+    assert not stored & set(broken), sorted(stored & set(broken))
+    assert found.stat("bodytext/sites/not_raised") >= 1
     nothing_lost(found)
 
 

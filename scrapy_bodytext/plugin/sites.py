@@ -33,6 +33,7 @@ from scrapy.utils.asyncio import create_looping_call
 from ..api import apply_site_verdict
 from ..result import ExtractionResult, Reason
 from ..sites import SiteMemory, site_key
+from ..sites.summary import DEFAULT_MOST, DEFAULT_SITES_LOGGED, learned_sites, summarize_site
 from ..workers.executors import wait_for
 from ..workers.serial import SerialWork
 from .settings import BodyTextSettings, redis_link
@@ -83,6 +84,7 @@ class SiteCheck:
         self._evidence: WeakKeyDictionary[Page, dict] = WeakKeyDictionary()  # the verdict's site_evidence
         self._little: WeakKeyDictionary[Page, dict] = WeakKeyDictionary()  # decided on little evidence
         self._waiting: dict[Page, Waiting] = {}  # oldest first
+        self._seen: dict[str, None] = {}  # the sites of the pages judged, in the order first met
         self._stalled_ticks = 0
         self._ticker: Any = None
         self._looking = False  # a look at the waiting pages is queued or running
@@ -173,6 +175,7 @@ class SiteCheck:
         self._release_all(ON_CLOSE)
         if self.memory is None:
             return
+        self._say_what_was_learned()
         try:
             remembered = len(self.memory.store)
             if remembered:
@@ -185,6 +188,27 @@ class SiteCheck:
                 closing()
             except Exception as exc:  # noqa: BLE001 - closing a lost connection is not the crawl's error
                 self._log(logging.WARNING, "Site memory did not close cleanly: %s", exc)
+
+    def _say_what_was_learned(self) -> None:
+        """One INFO line per site the crawl judged pages of (the sites with the most confident
+        verdicts first, at most ``DEFAULT_SITES_LOGGED``): its article and listing shapes, the rules
+        a user would otherwise write by hand (``bodytext/sites/sites_learned``: how many sites)."""
+        try:
+            ranked = learned_sites(self.memory, self._seen)
+            shown = [
+                summarize_site(self.memory.store, site, most=DEFAULT_MOST, weights=self.memory.weights)
+                for site in ranked[:DEFAULT_SITES_LOGGED]
+            ]
+        except Exception as exc:  # noqa: BLE001 - what was learned is a report: its failure costs nothing else
+            self._log(logging.INFO, "Site memory could not tell what the crawl learned: %s", exc)
+            return
+        if ranked:
+            self.stats.set_value("bodytext/sites/sites_learned", len(ranked))
+        for summary in shown:
+            if summary is not None:
+                self._log(logging.INFO, "Site memory learned: %s", summary.line())
+        if len(ranked) > len(shown):
+            self._log(logging.INFO, "Site memory learned of %d more sites (not shown)", len(ranked) - len(shown))
 
     # --- one verdict per page --------------------------------------------------------------------
 
@@ -226,6 +250,7 @@ class SiteCheck:
             _resolve(decided, result)
             return
         self._count("judged")
+        self._seen.setdefault(_site_of(page.url))
         if verdict.evidence.get("capped"):
             self._count("not_raised")
         if verdict.settled or not self._waits:
