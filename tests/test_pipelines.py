@@ -491,3 +491,36 @@ def test_pages_of_kept_types_are_stored_and_articles_in_doubt_listed_for_review(
     found = stats(pipeline)
     assert found["bodytext/pages/review"] == 1 and found["bodytext/pages/rejected"] == 1
     assert found["bodytext/items/kept_types/article"] == found["bodytext/items/kept_types/forum"] == 1
+
+
+class BrokenVerdicts:
+    """A site memory whose verdicts are not verdicts: whatever uses them raises."""
+
+    store = ()
+
+    def judge(self, url, result, complete=True):
+        return object()
+
+
+def test_every_item_of_a_page_is_answered_when_the_site_memorys_work_raises(caplog):
+    """A page's decision is shared by its items: when the work that makes it raises, every item still
+    gets the page's own verdict (none waits for ever), counted and said once."""
+    pipeline = make_pipeline(BODYTEXT_SITE_MEMORY=True)
+    page, items = new_page(ARTICLE), [{"n": n} for n in range(3)]
+
+    async def run():
+        pipeline.open_spider()
+        pipeline.sites.memory = BrokenVerdicts()
+        for item in items:
+            pipeline.links.link(item, page)
+        try:
+            gathered = asyncio.gather(*(pipeline.process_item(item) for item in items), return_exceptions=True)
+            return await asyncio.wait_for(gathered, 60)  # a hang fails here, not the whole run
+        finally:
+            await pipeline.close_spider()
+
+    with caplog.at_level(logging.WARNING):
+        outs = asyncio.run(run())
+    assert [out["article_probability"] for out in outs] == [0.9, 0.9, 0.9]
+    assert stats(pipeline)["bodytext/sites/errors"] == 1
+    assert len([r for r in caplog.records if "Site memory failed" in r.getMessage()]) == 1
