@@ -216,7 +216,7 @@ def origin_pattern(hosts: Iterable[str]) -> re.Pattern[bytes]:
 class LocalSite:
     """One site served on 127.0.0.1 (a port of its own), started with ``with``; counts the 404s."""
 
-    def __init__(self, corpus: Path, rows: list[dict]):
+    def __init__(self, corpus: Path, rows: list[dict], on_request: Any = None):
         sys.path.insert(0, str(REPO / "tests"))
         from http_server import SiteServer
 
@@ -226,7 +226,7 @@ class LocalSite:
         self.hosts = site_hosts(corpus, rows, self.paths)
         self.pattern = origin_pattern(self.hosts)
         self.not_found: Counter[str] = Counter()
-        self.server = SiteServer({}, resolve=self.resolve)
+        self.server = SiteServer({}, resolve=self.resolve, on_request=on_request)
         self.base_url = self.server.base_url
 
     def resolve(self, target: str) -> tuple[bytes, str] | None:
@@ -267,6 +267,7 @@ class SiteCrawlSpider(CrawlSpider):
         self.path_of = dict(self.pages)
         self.start_paths: list[str] = config["start"]
         self.follow: bool = config["follow"]
+        self.items_per_page: int = config.get("items", 1)  # items yielded per page (copies numbered)
         self.visits_file = Path(config["visits_file"])
         self.visits: Counter[str] = Counter()
         self.late: list[str] = []
@@ -307,7 +308,9 @@ class SiteCrawlSpider(CrawlSpider):
             self.unknown += 1
             return []
         self.visits[page_id] += 1
-        return [{"url": response.url, "id": page_id}]
+        if self.items_per_page == 1:
+            return [{"url": response.url, "id": page_id}]
+        return [{"url": response.url, "id": page_id, "copy": copy} for copy in range(self.items_per_page)]
 
     def request_unreached(self) -> None:
         """Once, when the crawl runs dry: request the pages it never reached (as a sitemap lists them)."""
@@ -371,15 +374,22 @@ def crawl_settings(folder: Path, concurrency: int, workers: str, extra: dict[str
 
 
 def start_crawl(
-    folder: Path, site: LocalSite, rows: list[dict], start: list[dict], follow: bool, settings: dict[str, Any]
+    folder: Path,
+    site: LocalSite,
+    rows: list[dict],
+    start: list[dict],
+    follow: bool,
+    settings: dict[str, Any],
+    items: int = 1,
 ) -> subprocess.Popen:
-    """One crawl process over ``rows`` of a served site, starting at ``start``."""
+    """One crawl process over ``rows`` of a served site, starting at ``start``; ``items`` per page."""
     folder.mkdir(parents=True, exist_ok=True)
     spec = {
         "base_url": site.base_url,
         "pages": [[row["id"], url_target(row["url"])] for row in rows],
         "start": [url_target(row["url"]) for row in start],
         "follow": follow,
+        "items": items,
         "visits_file": str(folder / "visits.json"),
         "stats_file": str(folder / "stats.json"),
         "settings": settings,

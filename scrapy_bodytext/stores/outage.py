@@ -2,8 +2,9 @@
 nonsense is one ``StoreUnavailable`` for the caller to meet with its fallback, never an error of the
 item. An outage is said once (one WARNING when it begins, one INFO when the store answers again; a
 store that keeps failing and answering says so at most once per ``quiet`` seconds, and sums it all up
-at the close); after ``failures`` failed calls in a row the guard stops calling for ``retry_after``
-seconds (a frozen or lost server then costs nothing per page), then tries one call again."""
+at the close); after ``failures`` failed calls in a row, or one call that timed out (a frozen server: the next
+call would wait as long), the guard stops calling for ``retry_after`` seconds (a frozen or lost
+server then costs nothing per page), then tries one call again."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class OutageGuard:
         failures: int = DEFAULT_FAILURES,
         quiet: float = DEFAULT_QUIET,
         fallback: str = "",
+        timed_out: Callable[[BaseException], bool] = lambda exc: isinstance(exc, TimeoutError),
         log: logging.Logger | None = None,
         count: Callable[[str, int], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -52,6 +54,7 @@ class OutageGuard:
         self.failures_to_rest = failures
         self.quiet = quiet
         self.fallback = fallback  # what callers do meanwhile, for the log line ("pages keep their own verdicts")
+        self._timed_out = timed_out  # whether a failure was a call that waited its whole timeout
         self._log = log or logging.getLogger(__name__)
         self._count = count
         self._clock = clock
@@ -111,13 +114,16 @@ class OutageGuard:
         with self._lock:
             self._add("failures")
             self._in_row += 1
+            if self._timed_out(exc):  # the next call would wait as long: rest now
+                self._in_row = max(self._in_row, self.failures_to_rest)
             if self._outage_began is None:
                 self._outage_began = self._clock()
                 self._outage_counts = (self.counts["failures"] - 1, self.counts["skipped"])
                 self._add("outages")
                 self._log.log(
                     self._level("outage", logging.WARNING),
-                    "%s failed (%s: %s)%s; after %d failed calls in a row it is left alone for %g s, then tried again",
+                    "%s failed (%s: %s)%s; after a timeout or %d failed calls in a row it is left alone for %g s, "
+                    "then tried again",
                     self.what,
                     type(exc).__name__,
                     exc,

@@ -120,8 +120,26 @@ class RedisLink:
         log: logging.Logger | None = None,
         count: Callable[[str, int], None] | None = None,
     ) -> OutageGuard:
-        """The guard every call of ``what`` goes through."""
-        return OutageGuard(self.describe(what), retry_after=self.retry_after, fallback=fallback, log=log, count=count)
+        """The guard every call of ``what`` goes through (a redis-py timeout rests it at once)."""
+        return OutageGuard(
+            self.describe(what),
+            retry_after=self.retry_after,
+            fallback=fallback,
+            timed_out=_timed_out,
+            log=log,
+            count=count,
+        )
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether a failed call waited its whole timeout (redis-py's TimeoutError, or the socket's)."""
+    if isinstance(exc, TimeoutError):
+        return True
+    try:
+        from redis.exceptions import TimeoutError as RedisTimeout
+    except ImportError:
+        return False
+    return isinstance(exc, RedisTimeout)
 
 
 def delete_prefix(client: Any, prefix: str) -> int:
