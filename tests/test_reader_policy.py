@@ -138,3 +138,31 @@ def test_the_recall_guard_adds_no_line_of_an_in_body_widget():
         "Read more: The storm that wrecked the harbour walls in one night",
         "Filed under harbours and storms.",
     }
+
+
+def test_a_wrapper_named_after_the_author_makes_no_byline_of_the_post_it_holds():
+    paras, texts = paragraphs_of(
+        "<html><head><title>Harbour</title></head><body><nav><a href=/>Home</a></nav>"
+        f"<article class='post type-post author-jane'><h1>{TITLE}</h1><div class='entry-content'>{BODY}</div>"
+        "</article></body></html>"
+    )
+    assert not paras.bylines
+    body = {i for i, text in enumerate(texts) if text.startswith("Paragraph")}
+    scores = [0.9 if i in body and i % 2 else 0.3 for i in range(len(texts))]  # half the post under the cut
+    keep = set(select(paras, scores, 0.5, 0.5, Guard(share=0.9, cut=0.2)))
+    assert body <= keep  # the recall guard adds the post's own paragraphs back
+
+
+def test_a_byline_is_read_off_its_own_element_or_its_own_line():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1><div class='byline'>Jane Smith, harbour reporter</div>"
+            "<p><span class='author-name'>John Doe</span> in Portsmouth</p><p>By Ann Lee</p>"
+            f"<div class='author-bio'>{BODY[:300]}</div>{BODY[300:]}"
+        )
+    )
+    assert {texts[i] for i in paras.bylines} == {
+        "Jane Smith, harbour reporter",
+        "John Doe in Portsmouth",
+        "By Ann Lee",
+    }

@@ -295,11 +295,7 @@ def paragraphs(doc: Document) -> Paragraphs:
         title_anchor(doc, candidates, heading, segments),
         furniture,
         _captions(candidates, [bits[owners[starts[i]]] for i in candidates], [tags[b] for b in blocks_of], kinds),
-        frozenset(
-            i
-            for i in candidates
-            if bits[owners[starts[i]]] & _BYLINE or (i in kinds and kinds[i][_BYLINE_KIND] and chars[i] < MAX_BYLINE)
-        ),
+        _bylines(doc, candidates, starts, ends, blocks_of, kinds, chars),
         _widgets(candidates, [bits[owners[starts[i]]] for i in candidates], segments, chars, links),
         frozenset(i for i in candidates if bits[owners[starts[i]]] & _LEAD),
         heading,
@@ -313,6 +309,42 @@ def paragraphs(doc: Document) -> Paragraphs:
 _BYLINE_KIND = KINDS.index("byline")
 #: a byline is a short line (an author's name, a date, a role)
 MAX_BYLINE = 120
+
+
+def _bylines(
+    doc: Document,
+    candidates: list[int],
+    starts: list[int],
+    ends: list[int],
+    blocks: list[int],
+    kinds: dict[int, tuple[float, ...]],
+    chars: list[int],
+) -> frozenset[int]:
+    """Candidates that are bylines on the evidence of the line itself: its own element (the block
+    its text belongs to) has a class/id word of a byline or an author, or, for a short line, an
+    inline element of the line has one or its text reads as a byline ("By ..."). A wrapper's words
+    say nothing of the lines inside it: a post classed ``author-jane`` holds the author's prose."""
+    owners, parents = doc.owners, doc.parents
+    found = set()
+    for i, block in zip(candidates, blocks):
+        if own_verdict(doc, block) & _BYLINE:
+            found.add(i)
+            continue
+        if chars[i] >= MAX_BYLINE:
+            continue
+        if i in kinds and kinds[i][_BYLINE_KIND]:
+            found.add(i)
+            continue
+        for slot in range(starts[i], ends[i]):
+            element = owners[slot]
+            while element != block and element >= 0:
+                if own_verdict(doc, element) & _BYLINE:
+                    found.add(i)
+                    break
+                element = parents[element]
+            if i in found:
+                break
+    return frozenset(found)
 #: inside a figure, a table, quote, list or code block is the article's own, not a caption
 _CAPTION_CONTEXT = _TABLE | _QUOTE | _LIST
 _CODE_TAGS = frozenset(("pre", "code"))
@@ -709,11 +741,8 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
     inherited: dict[int, int] = {-1: 0}
     windows: dict[int, tuple[int, ...]] = {-1: ()}
     bits: dict[int, int] = {-1: 0}
-    verdicts = _VERDICTS
-    if len(verdicts) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
-        verdicts.clear()
-    elements, tags, parents = doc.elements, doc.tags, doc.parents
-    near = _NEG | _POS | _CAPTION | _LEAD | _BYLINE
+    tags, parents = doc.tags, doc.parents
+    near = _NEG | _POS | _CAPTION | _LEAD  # a byline's words count on its own line only (``_bylines``)
     for element in wanted:
         path = []
         while element not in bits:
@@ -728,18 +757,7 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
             bit |= tag_bit
             if tag == "article" or tag == "main":
                 window = ()
-            verdict = 0
-            if tag in _NAMED_TAGS:
-                el = elements[element]
-                names = el.get("class")
-                ident = el.get("id")
-                if ident:
-                    names = f"{names} {ident}" if names else ident
-                if names:
-                    names = names[:_MAX_NAMES]  # a megabyte of class names must not cost seconds
-                    verdict = verdicts.get(names)
-                    if verdict is None:
-                        verdict = verdicts[names] = _name_verdict(names)
+            verdict = own_verdict(doc, element) if tag in _NAMED_TAGS else 0
             bit |= verdict & _COMMENTS
             window = (verdict & near, *window[: NEAR_LEVELS - 1])
             inherited[element], windows[element] = bit, window
@@ -748,6 +766,27 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
                 name_bits |= value
             bits[element] = bit | name_bits
     return bits
+
+
+def own_verdict(doc: Document, element: int) -> int:
+    """The verdict (``_name_verdict``) of ``element``'s own class and id words (0 for a tag whose
+    words are not read), cached across pages by the class/id string."""
+    if doc.tags[element] not in _NAMED_TAGS:
+        return 0
+    el = doc.elements[element]
+    names = el.get("class")
+    ident = el.get("id")
+    if ident:
+        names = f"{names} {ident}" if names else ident
+    if not names:
+        return 0
+    names = names[:_MAX_NAMES]  # a megabyte of class names must not cost seconds
+    verdict = _VERDICTS.get(names)
+    if verdict is None:
+        if len(_VERDICTS) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
+            _VERDICTS.clear()
+        verdict = _VERDICTS[names] = _name_verdict(names)
+    return verdict
 
 
 def _name_verdict(names: str) -> int:
