@@ -345,6 +345,8 @@ def _bylines(
             if i in found:
                 break
     return frozenset(found)
+
+
 #: inside a figure, a table, quote, list or code block is the article's own, not a caption
 _CAPTION_CONTEXT = _TABLE | _QUOTE | _LIST
 _CODE_TAGS = frozenset(("pre", "code"))
