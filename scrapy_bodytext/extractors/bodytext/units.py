@@ -104,12 +104,28 @@ _CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓ�
 _SAMPLE = 400  # characters of a paragraph read for digit and capital shares
 
 # structural context bits, inherited by descendants
-_NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE, _COMMENTS, _CAPTION, _LEAD, _BYLINE = (
-    1 << i for i in range(14)
-)
-#: class/id words (at the start of a token) of a picture's caption or credit, and of a byline: the
-#: policy's evidence that a line is not main text (docs/methods.md#what-main-text-is); no feature
-_CAPTION_RE = re.compile(r"caption|credit|figcaption|photographer|photo-?credit")
+(
+    _NEG,
+    _POS,
+    _ARTICLE,
+    _MAIN,
+    _CHROME,
+    _FIGURE,
+    _LIST,
+    _TABLE,
+    _FORM,
+    _QUOTE,
+    _COMMENTS,
+    _CAPTION,
+    _LEAD,
+    _BYLINE,
+    _FIGCAPTION,
+    _CREDIT_NAME,
+) = (1 << i for i in range(16))
+#: class/id words (at the start of a token) of a picture's caption, of its credit, and of a byline:
+#: the policy's evidence that a line is not main text (docs/methods.md#what-main-text-is); no feature
+_CAPTION_RE = re.compile(r"caption|figcaption")
+_CREDIT_NAME_RE = re.compile(r"credit|photographer|photo-?credit")
 _BYLINE_RE = re.compile(r"byline|author")
 #: class/id words of the lead under the headline (standfirst, summary, dek): the article's own
 _LEAD_RE = re.compile(r"lead$|lede$|standfirst|summary|intro$|dek$|deck$|excerpt|abstract|subhead|subtitle|sapo$")
@@ -124,7 +140,7 @@ _TAG_BITS = {
     "footer": _CHROME,
     "header": _CHROME,
     "figure": _FIGURE,
-    "figcaption": _FIGURE | _CAPTION,
+    "figcaption": _FIGURE | _FIGCAPTION,
     "li": _LIST,
     "dd": _LIST,
     "dt": _LIST,
@@ -294,7 +310,15 @@ def paragraphs(doc: Document) -> Paragraphs:
         groups.group_ranges(doc, starts, blocks_of),
         title_anchor(doc, candidates, heading, segments),
         furniture,
-        _captions(candidates, [bits[owners[starts[i]]] for i in candidates], [tags[b] for b in blocks_of], kinds),
+        _captions(
+            doc,
+            candidates,
+            [owners[starts[i]] for i in candidates],
+            [bits[owners[starts[i]]] for i in candidates],
+            [tags[b] for b in blocks_of],
+            kinds,
+            chars,
+        ),
         _bylines(doc, candidates, starts, ends, blocks_of, kinds, chars),
         _widgets(candidates, [bits[owners[starts[i]]] for i in candidates], segments, chars, links),
         frozenset(i for i in candidates if bits[owners[starts[i]]] & _LEAD),
@@ -353,21 +377,69 @@ _CODE_TAGS = frozenset(("pre", "code"))
 
 
 def _captions(
-    candidates: list[int], bits: list[int], block_tags: list[str], kinds: dict[int, tuple[float, ...]]
+    doc: Document,
+    candidates: list[int],
+    owners: list[int],
+    bits: list[int],
+    block_tags: list[str],
+    kinds: dict[int, tuple[float, ...]],
+    chars: list[int],
 ) -> frozenset[int]:
-    """Candidates whose own evidence marks them a caption or a picture credit: inside a
-    ``figcaption``, or a ``figure`` (not in a table, quote, list or code block it holds), named so by
-    a near class/id word, or a credit line (``vocabulary``)."""
+    """Candidates whose own evidence marks them a caption or a picture credit: text attached to a
+    figure or a picture. Inside a ``figcaption``, or a ``figure`` (not in a table, quote, list or
+    code block it holds); under a near class/id word of a caption when that element is attached
+    to a picture (``_attached``: a class word alone is no caption, a post may class its own
+    paragraphs so); a short line under a near class/id word of a picture credit; or a credit line
+    (``vocabulary``). Whether the captions are short beside
+    the article is the selection's to weigh (``select``)."""
     found = set()
-    for i, bit, tag in zip(candidates, bits, block_tags):
+    media_at = [0, *accumulate(tag in _MEDIA_TAGS for tag in doc.tags)]
+    for i, owner, bit, tag in zip(candidates, owners, bits, block_tags):
         line = kinds.get(i)
         if (
-            bit & _CAPTION
+            bit & _FIGCAPTION
             or (bit & _FIGURE and not bit & _CAPTION_CONTEXT and tag not in _CODE_TAGS)
             or (line is not None and line[_CREDIT])
+            or (bit & _CREDIT_NAME and chars[i] < MAX_BYLINE)
+            or (bit & _CAPTION and _attached(doc, owner, media_at))
         ):
             found.add(i)
     return frozenset(found)
+
+
+#: elements that show a picture (the Document drops video, audio and frames with their fallback text)
+_MEDIA_TAGS = frozenset(("img", "picture", "embed", "object"))
+
+
+def _attached(doc: Document, owner: int, media_at: list[int]) -> bool:
+    """Whether the element named as a caption around ``owner`` (the nearest of its
+    ``NEAR_LEVELS`` ancestors-or-self whose own class/id words say so) belongs to a picture: it
+    holds one, or its parent holds one beside no more text than its own (an image wrapper such as
+    ``.wp-caption``), or a picture ends right before it (an image and the caption under it)."""
+    tags, parents, ends = doc.tags, doc.parents, doc.ends
+    element = owner
+    for _ in range(NEAR_LEVELS):
+        if element < 0:
+            return False
+        if own_verdict(doc, element) & _CAPTION:
+            break
+        if tags[element] in ("article", "main"):
+            return False
+        element = parents[element]
+    else:
+        return False
+    if media_at[ends[element]] > media_at[element]:
+        return True
+    before = element - 1
+    if before >= 0 and tags[before] in _MEDIA_TAGS and ends[before] <= element:
+        return True
+    parent = parents[element]
+    if parent < 0 or media_at[ends[parent]] == media_at[parent]:
+        return False
+    chars = doc.prefix("chars")
+    own = chars[doc.slot_ends[element]] - chars[doc.slot_starts[element]]
+    around = chars[doc.slot_ends[parent]] - chars[doc.slot_starts[parent]] - own
+    return around <= own
 
 
 #: a lead-in before a link ("Read more: ..."): at most this many characters of text outside the link
@@ -744,7 +816,7 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
     windows: dict[int, tuple[int, ...]] = {-1: ()}
     bits: dict[int, int] = {-1: 0}
     tags, parents = doc.tags, doc.parents
-    near = _NEG | _POS | _CAPTION | _LEAD  # a byline's words count on its own line only (``_bylines``)
+    near = _NEG | _POS | _CAPTION | _CREDIT_NAME | _LEAD  # a byline's words count on its own line only (``_bylines``)
     for element in wanted:
         path = []
         while element not in bits:
@@ -796,7 +868,12 @@ def _name_verdict(names: str) -> int:
     thread's), else _POS for a content word."""
     tokens = _NAME_SPLIT_RE.split(names.lower())
     policy = 0
-    for bit, pattern in ((_CAPTION, _CAPTION_RE), (_LEAD, _LEAD_RE), (_BYLINE, _BYLINE_RE)):
+    for bit, pattern in (
+        (_CAPTION, _CAPTION_RE),
+        (_CREDIT_NAME, _CREDIT_NAME_RE),
+        (_LEAD, _LEAD_RE),
+        (_BYLINE, _BYLINE_RE),
+    ):
         if any(pattern.match(token) for token in tokens):
             policy |= bit
     if any(_NEGATIVE_RE.match(token) for token in tokens):
