@@ -153,18 +153,20 @@ def test_a_wrapper_named_after_the_author_makes_no_byline_of_the_post_it_holds()
     assert body <= keep  # the recall guard adds the post's own paragraphs back
 
 
-def test_a_byline_is_read_off_its_own_element_or_its_own_line():
+def test_a_byline_is_read_off_its_own_element_its_own_line_or_an_author_box():
     paras, texts = paragraphs_of(
         page(
             f"<h1>{TITLE}</h1><div class='byline'>Jane Smith, harbour reporter</div>"
             "<p><span class='author-name'>John Doe</span> in Portsmouth</p><p>By Ann Lee</p>"
-            f"<div class='author-bio'>{BODY[:300]}</div>{BODY[300:]}"
+            f"<div class='author-jane-smith'>{BODY[:300]}</div>{BODY[300:]}"
+            "<div class='about-the-author'><p>Jane Smith writes about the coast for the paper.</p></div>"
         )
     )
     assert {texts[i] for i in paras.bylines} == {
         "Jane Smith, harbour reporter",
         "John Doe in Portsmouth",
         "By Ann Lee",
+        "Jane Smith writes about the coast for the paper.",
     }
 
 

@@ -347,11 +347,12 @@ def _bylines(
     """Candidates that are bylines on the evidence of the line itself: its own element (the block
     its text belongs to) has a class/id word of a byline or an author, or, for a short line, an
     inline element of the line has one or its text reads as a byline ("By ..."). A wrapper's words
-    say nothing of the lines inside it: a post classed ``author-jane`` holds the author's prose."""
+    say nothing of the lines inside it (a post classed ``author-jane`` holds the author's prose),
+    unless a whole class name of it names a byline or an author box (``_in_author_box``)."""
     owners, parents = doc.owners, doc.parents
     found = set()
     for i, block in zip(candidates, blocks):
-        if own_verdict(doc, block) & _BYLINE:
+        if own_verdict(doc, block) & _BYLINE or _in_author_box(doc, block):
             found.add(i)
             continue
         if chars[i] >= MAX_BYLINE:
@@ -369,6 +370,37 @@ def _bylines(
             if i in found:
                 break
     return frozenset(found)
+
+
+#: a whole class/id name of a byline or an author box (``byline``, ``author-bio``, ``about-the-author``,
+#: ``post-author``), not one that names an author (``author-jane``, ``author-12``)
+_AUTHOR_BOX_RE = re.compile(
+    r"(?:[a-z0-9]+[-_])*(?:byline|author)s?(?:[-_]?(?:box|bio|info|about|card|profile|details?|block|"
+    r"wrap(?:per)?|container|area|section|meta|name|data|line))?"
+)
+_AUTHOR_BOXES: dict[str, bool] = {}
+
+
+def _in_author_box(doc: Document, block: int) -> bool:
+    """Whether one of the ``NEAR_LEVELS`` nearest ancestors of ``block`` (not above the ``article``
+    or ``main``) has a class/id name that as a whole names a byline or an author box."""
+    tags, parents, elements = doc.tags, doc.parents, doc.elements
+    element = parents[block]
+    for _ in range(NEAR_LEVELS - 1):
+        if element < 0 or tags[element] in _ARTICLE_TAGS:
+            return False
+        if own_verdict(doc, element) & _BYLINE:
+            el = elements[element]
+            names = f"{el.get('class') or ''} {el.get('id') or ''}"[:_MAX_NAMES]
+            found = _AUTHOR_BOXES.get(names)
+            if found is None:
+                if len(_AUTHOR_BOXES) > _MAX_VERDICTS:
+                    _AUTHOR_BOXES.clear()
+                found = _AUTHOR_BOXES[names] = any(_AUTHOR_BOX_RE.fullmatch(name) for name in names.lower().split())
+            if found:
+                return True
+        element = parents[element]
+    return False
 
 
 #: inside a figure, a table, quote, list or code block is the article's own, not a caption
@@ -393,7 +425,7 @@ def _captions(
     (``vocabulary``). Whether the captions are short beside
     the article is the selection's to weigh (``select``)."""
     found = set()
-    media_at = [0, *accumulate(tag in _MEDIA_TAGS for tag in doc.tags)]
+    memo: dict[int, bool] = {}
     for i, owner, bit, tag in zip(candidates, owners, bits, block_tags):
         line = kinds.get(i)
         if (
@@ -401,45 +433,97 @@ def _captions(
             or (bit & _FIGURE and not bit & _CAPTION_CONTEXT and tag not in _CODE_TAGS)
             or (line is not None and line[_CREDIT])
             or (bit & _CREDIT_NAME and chars[i] < MAX_BYLINE)
-            or (bit & _CAPTION and _attached(doc, owner, media_at))
+            or (bit & _CAPTION and _attached(doc, owner, memo))
         ):
             found.add(i)
     return frozenset(found)
 
 
 #: elements that show a picture (the Document drops video, audio and frames with their fallback text)
-_MEDIA_TAGS = frozenset(("img", "picture", "embed", "object"))
+_MEDIA_TAGS = ("img", "picture", "embed", "object", "video", "iframe")
 
 
-def _attached(doc: Document, owner: int, media_at: list[int]) -> bool:
-    """Whether the element named as a caption around ``owner`` (the nearest of its
-    ``NEAR_LEVELS`` ancestors-or-self whose own class/id words say so) belongs to a picture: it
-    holds one, or its parent holds one beside no more text than its own (an image wrapper such as
-    ``.wp-caption``), or a picture ends right before it (an image and the caption under it)."""
-    tags, parents, ends = doc.tags, doc.parents, doc.ends
+def _attached(doc: Document, owner: int, memo: dict[int, bool]) -> bool:
+    """Whether an element named as a caption around ``owner`` (among its ``NEAR_LEVELS``
+    ancestors-or-self, not above the ``article`` or ``main``, whose own class/id words say so)
+    belongs to a picture (``_with_picture``)."""
+    tags, parents = doc.tags, doc.parents
     element = owner
     for _ in range(NEAR_LEVELS):
         if element < 0:
             return False
         if own_verdict(doc, element) & _CAPTION:
-            break
-        if tags[element] in ("article", "main"):
+            found = memo.get(element)
+            if found is None:
+                found = memo[element] = _with_picture(doc, element)
+            if found:
+                return True
+        if tags[element] in _ARTICLE_TAGS:
             return False
         element = parents[element]
-    else:
-        return False
-    if media_at[ends[element]] > media_at[element]:
+    return False
+
+
+_ARTICLE_TAGS = frozenset(("article", "main", "body"))
+#: text outside captions a picture's box may hold besides the caption (a gallery's counter, its title)
+MAX_BESIDE_CAPTION = 2 * MAX_BYLINE
+#: slots of a box read at most to weigh its text outside captions
+_MAX_BOX_SLOTS = 2000
+
+
+def _with_picture(doc: Document, caption: int) -> bool:
+    """Whether the caption element ``caption`` holds a picture, follows one, or its nearest ancestor that holds
+    one (a few levels up, not the ``article`` or ``main``: an image wrapper such as ``.wp-caption``,
+    a photo box, a gallery) holds little text outside captions besides it: no more than the
+    caption's own, or than ``MAX_BESIDE_CAPTION``. A post's paragraph classed as a caption is not
+    attached so: the post's container holds its prose. Pictures hidden until a script shows them
+    count (the tree, not the visible columns, is read)."""
+    tags, parents, elements = doc.tags, doc.parents, doc.elements
+    el = elements[caption]
+    if _holds_picture(el):
         return True
-    before = element - 1
-    if before >= 0 and tags[before] in _MEDIA_TAGS and ends[before] <= element:
+    before = el.getprevious()
+    while before is not None and not isinstance(before.tag, str):  # a comment or processing instruction
+        before = before.getprevious()
+    if before is not None and _holds_picture(before):  # a picture and the caption under it
         return True
-    parent = parents[element]
-    if parent < 0 or media_at[ends[parent]] == media_at[parent]:
-        return False
     chars = doc.prefix("chars")
-    own = chars[doc.slot_ends[element]] - chars[doc.slot_starts[element]]
-    around = chars[doc.slot_ends[parent]] - chars[doc.slot_starts[parent]] - own
-    return around <= own
+    own = chars[doc.slot_ends[caption]] - chars[doc.slot_starts[caption]]
+    box = caption
+    for _ in range(NEAR_LEVELS):
+        box = parents[box]
+        if box < 0 or tags[box] in _ARTICLE_TAGS:
+            return False
+        if _holds_picture(elements[box]):
+            return _outside_captions(doc, box) <= max(own, MAX_BESIDE_CAPTION)
+    return False
+
+
+def _holds_picture(el) -> bool:
+    """Whether the page element ``el`` is or holds a picture."""
+    return next(el.iter(*_MEDIA_TAGS), None) is not None
+
+
+def _outside_captions(doc: Document, box: int) -> int:
+    """Characters of ``box``'s text outside the elements named as captions or credits within it."""
+    lo, hi = doc.slot_starts[box], doc.slot_ends[box]
+    if hi - lo > _MAX_BOX_SLOTS:
+        return hi - lo  # a box of this many texts is no picture's
+    owners, parents, texts = doc.owners, doc.parents, doc.texts
+    named: dict[int, bool] = {box: False}
+    outside = 0
+    for slot in range(lo, hi):
+        path, element = [], owners[slot]
+        while element not in named:
+            path.append(element)
+            element = parents[element]
+        inside = named[element]
+        for element in reversed(path):
+            inside = inside or bool(own_verdict(doc, element) & (_CAPTION | _CREDIT_NAME))
+            named[element] = inside
+        if not inside:
+            outside += len(texts[slot].strip())
+    return outside
 
 
 #: a lead-in before a link ("Read more: ..."): at most this many characters of text outside the link
