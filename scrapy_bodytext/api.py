@@ -53,6 +53,7 @@ def extract(
     output_format: str | None = None,
     links: bool | None = None,
     comments: bool | None = None,
+    captions: str | None = None,
     memory: SiteMemoryLike | None = None,
 ) -> ExtractionResult:
     """Main text and article probability of one page.
@@ -63,7 +64,9 @@ def extract(
     and ``options`` (that extractor's options) override ``config`` for this call, and so do
     ``output_format`` ("text", "markdown" or "html": how the main text is written) and ``links``
     (write its links, in Markdown and HTML), and ``comments`` (give the reader comments apart, in
-    the result's ``comments``; off by default). ``memory`` (a ``scrapy_bodytext.sites.SiteMemory``,
+    the result's ``comments``; off by default), and ``captions`` ("apart": the article's picture
+    captions in the result's ``captions``, the default; "inline": in the main text where they
+    stand). ``memory`` (a ``scrapy_bodytext.sites.SiteMemory``,
     with ``url`` given) weighs the evidence of the site's pages seen before with the page's own: the
     result's probability, ``is_article`` and ``page_type`` are then the site's verdict, the text of
     an article loses the site's furniture lines (plain text only), ``debug["site_evidence"]`` says
@@ -84,6 +87,8 @@ def extract(
         config = config.replace(links=links)
     if comments is not None and comments != config.comments:
         config = config.replace(comments=comments)
+    if captions is not None and captions != config.captions:
+        config = config.replace(captions=captions)
     result = extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
     return with_site_memory(result, memory, url) if memory is not None and url else result
 
@@ -212,12 +217,16 @@ def extract_with_config(
                 **result_values(metadata, doc.lang or doc.meta_lang, None),
             )
         found = extractors.load(name).extract(doc, config.extractor_options)
-        text = write_selection(doc, found.slots, output_format, links=config.links)
+        shown = found.slots
+        if config.captions == "inline" and found.caption_slots:
+            shown = sorted({*found.slots, *found.caption_slots})
+        caption_slots = found.caption_slots if config.captions == "inline" else ()
+        text = write_selection(doc, shown, output_format, links=config.links, captions=caption_slots)
         comments = (
             write_selection(doc, found.comment_slots, output_format, links=config.links) if config.comments else ""
         )
-        plain_text = write_selection(doc, found.slots) if config.plain_text and output_format != "text" else ""
-        captions = write_selection(doc, found.caption_slots)
+        plain_text = write_selection(doc, shown) if config.plain_text and output_format != "text" else ""
+        captions = write_selection(doc, found.caption_slots) if config.captions == "apart" else ""
     except LimitExceeded as exc:
         return empty_result(name, exc.reason, exc.detail, encoding=exc.encoding, output_format=output_format)
     except Exception as exc:  # noqa: BLE001 - a bug in a method or a writer must not stop a crawl

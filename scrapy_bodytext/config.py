@@ -17,6 +17,10 @@ DEFAULT_MAX_NODES = 200_000
 DEFAULT_TIME_BUDGET = 5.0
 #: how the main text is written: plain text, Markdown or cleaned HTML (see ``formats``)
 DEFAULT_OUTPUT_FORMAT = "text"
+#: where the article's picture captions and credits go: the result's ``captions`` ("apart") or the
+#: main text, where they stand ("inline"; docs/methods.md#what-main-text-is)
+CAPTION_CHOICES = ("apart", "inline")
+DEFAULT_CAPTIONS = "apart"
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,10 @@ class ExtractConfig:
     ``metadata`` reads the page's metadata (title, dates, authors, ...) into the result; off, those
     values stay empty (``language`` is then read from ``<html lang>`` and ``content-language`` only,
     else detected) and the page costs less.
+    ``captions`` says where the article's picture captions and credits go, where the method tells
+    them apart (the default method does): "apart" to the result's ``captions``, never main text;
+    "inline" into the main text where they stand (in Markdown and HTML as figure captions), the
+    result's ``captions`` then empty.
     ``plain_text`` also writes the selection as plain text to the result's ``plain_text`` when
     ``output_format`` is another (for item shapes that hold both, such as Zyte's ``Article``).
     """
@@ -47,6 +55,7 @@ class ExtractConfig:
     comments: bool = False
     metadata: bool = True
     plain_text: bool = False
+    captions: str = DEFAULT_CAPTIONS
     #: the ``Options`` instance of ``extractor``, resolved once here (not per page)
     extractor_options: Any = field(init=False, repr=False, compare=False)
 
@@ -66,6 +75,8 @@ class ExtractConfig:
             raise ValueError(f"links must be True or False, got {self.links!r}")
         if not isinstance(self.comments, bool):
             raise ValueError(f"comments must be True or False, got {self.comments!r}")
+        if self.captions not in CAPTION_CHOICES:
+            raise ValueError(f"captions must be one of {', '.join(CAPTION_CHOICES)}, got {self.captions!r}")
         for name in ("metadata", "plain_text"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")

@@ -138,3 +138,85 @@ def test_the_recall_guard_adds_no_line_of_an_in_body_widget():
         "Read more: The storm that wrecked the harbour walls in one night",
         "Filed under harbours and storms.",
     }
+
+
+def test_a_wrapper_named_after_the_author_makes_no_byline_of_the_post_it_holds():
+    paras, texts = paragraphs_of(
+        "<html><head><title>Harbour</title></head><body><nav><a href=/>Home</a></nav>"
+        f"<article class='post type-post author-jane'><h1>{TITLE}</h1><div class='entry-content'>{BODY}</div>"
+        "</article></body></html>"
+    )
+    assert not paras.bylines
+    body = {i for i, text in enumerate(texts) if text.startswith("Paragraph")}
+    scores = [0.9 if i in body and i % 2 else 0.3 for i in range(len(texts))]  # half the post under the cut
+    keep = set(select(paras, scores, 0.5, 0.5, Guard(share=0.9, cut=0.2)))
+    assert body <= keep  # the recall guard adds the post's own paragraphs back
+
+
+def test_a_byline_is_read_off_its_own_element_its_own_line_or_an_author_box():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1><div class='byline'>Jane Smith, harbour reporter</div>"
+            "<p><span class='author-name'>John Doe</span> in Portsmouth</p><p>By Ann Lee</p>"
+            f"<div class='author-jane-smith'>{BODY[:300]}</div>{BODY[300:]}"
+            "<div class='about-the-author'><p>Jane Smith writes about the coast for the paper.</p></div>"
+        )
+    )
+    assert {texts[i] for i in paras.bylines} == {
+        "Jane Smith, harbour reporter",
+        "John Doe in Portsmouth",
+        "By Ann Lee",
+        "Jane Smith writes about the coast for the paper.",
+    }
+
+
+def test_a_caption_is_text_attached_to_a_picture_not_a_paragraph_classed_so():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1><p class='wp-caption-text'>The town's harbour opened again on Monday, three "
+            "weeks after the storm that wrecked its walls.</p>"
+            f"{BODY[:300]}<div class='wp-caption'><img src=a.jpg><p class='wp-caption-text'>The new wall.</p></div>"
+            "<div class='photo'><img src=b.jpg></div><div class='caption'>Boats back at the pier.</div>"
+            f"{BODY[300:]}<figure><img src=c.jpg><figcaption>The pier at dawn.</figcaption></figure>"
+        )
+    )
+    assert {texts[i] for i in paras.captions} == {"The new wall.", "Boats back at the pier.", "The pier at dawn."}
+
+
+PHOTO_TEXT = (
+    "The harbour at dawn on the first morning after the storm: the fishing boats lie where the waves left "
+    "them, and the old wall is gone from the pier to the lighthouse. Volunteers came from every village "
+    "on the coast to clear the quay before the council's engineers arrived."
+)
+
+
+def test_a_page_whose_prose_is_all_in_captions_keeps_it_as_main_text():
+    html = page(
+        f"<h1>{TITLE}</h1><div class='photo'><img src=a.jpg><div class='caption'><p>{PHOTO_TEXT}</p>"
+        f"<p>{PHOTO_TEXT.replace('dawn', 'dusk')}</p></div></div>"
+    )
+    paras, texts = paragraphs_of(html)
+    assert index_of(texts, "The harbour at dawn") in paras.captions  # attached to its picture
+    result = extract(html, url="https://news.example/2026/harbour")
+    assert "The harbour at dawn" in result.text and "The harbour at dusk" in result.text
+    assert result.captions == ""
+
+
+def test_a_blog_whose_body_is_classed_as_captions_keeps_its_body():
+    body = BODY.replace("<p>", "<p class='caption'>")
+    html = page(f"<h1>{TITLE}</h1><img src=a.jpg><div class='entry'>{body}</div>")
+    result = extract(html, url="https://news.example/2026/harbour")
+    assert all(f"Paragraph {n} " in result.text for n in range(6))
+
+
+def test_short_captions_beside_the_article_stay_captions():
+    paras, texts = paragraphs_of(
+        page(
+            f"<h1>{TITLE}</h1>{BODY}<div class='wp-caption'><img src=a.jpg><p class='wp-caption-text'>The wall.</p></div>"
+        )
+    )
+    body = [i for i, text in enumerate(texts) if text.startswith("Paragraph")]
+    caption = index_of(texts, "The wall.")
+    scores = [0.9 if i in body or i == caption else 0.1 for i in range(len(texts))]
+    keep = select(paras, scores, 0.5, 0.5)
+    assert caption not in keep and set(body) <= set(keep)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__, _core, extractors
-from ..config import DEFAULT_OUTPUT_FORMAT, DEFAULT_THRESHOLD, OUTPUT_FORMATS
+from ..config import CAPTION_CHOICES, DEFAULT_CAPTIONS, DEFAULT_OUTPUT_FORMAT, DEFAULT_THRESHOLD, OUTPUT_FORMATS
 from .inputs import DEFAULT_GLOBS
 from .options import UsageError
 
@@ -172,6 +172,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also write the reader comments the method tells apart (the default method does): "
         "after a '--- comments ---' line, or as \"comments\" with --json",
+    )
+    extract.add_argument(
+        "--captions",
+        choices=CAPTION_CHOICES,
+        default=DEFAULT_CAPTIONS,
+        help='where the article\'s picture captions go: apart from the main text (as "captions" with '
+        "--json) or inline, in the main text where they stand (as figure captions in markdown and html; "
+        f"default {DEFAULT_CAPTIONS})",
     )
     extract.add_argument("--url", help="URL of the page(s), for methods that use it and for absolute links")
     extract.add_argument(

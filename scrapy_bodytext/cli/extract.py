@@ -291,6 +291,7 @@ def run_extract(args: argparse.Namespace) -> int:
         output_format=args.output_format,
         links=args.links,
         comments=args.comments,
+        captions=args.captions,
     )
     sources = gather(args.inputs, args.input_file, args.glob or DEFAULT_GLOBS)
     with ExitStack() as stack:

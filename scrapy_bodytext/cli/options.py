@@ -80,11 +80,14 @@ def build_config(
     output_format: str | None = None,
     links: bool = False,
     comments: bool = False,
+    captions: str | None = None,
 ) -> ExtractConfig:
     """A validated configuration; every invalid value becomes a ``UsageError`` with the reason."""
     changes: dict[str, object] = {"extractor": extractor, "options": options, "links": links, "comments": comments}
     if output_format is not None:
         changes["output_format"] = output_format
+    if captions is not None:
+        changes["captions"] = captions
     if threshold is not None:
         changes["threshold"] = threshold
     if time_limit is not None:

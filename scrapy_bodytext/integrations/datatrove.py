@@ -31,7 +31,15 @@ except ImportError as exc:
 
 from ..api import extract_with_config, with_site_memory
 from ..archives import iter_archive
-from ..config import DEFAULT_MAX_BODY_SIZE, DEFAULT_THRESHOLD, DEFAULT_TIME_BUDGET, OUTPUT_FORMATS, ExtractConfig
+from ..config import (
+    CAPTION_CHOICES,
+    DEFAULT_CAPTIONS,
+    DEFAULT_MAX_BODY_SIZE,
+    DEFAULT_THRESHOLD,
+    DEFAULT_TIME_BUDGET,
+    OUTPUT_FORMATS,
+    ExtractConfig,
+)
 from ..duplicates import DEFAULT_SIMILARITY, MODES, Deduplicator
 from ..metadata import METADATA_VALUES
 from ..page.decoding import decode
@@ -68,7 +76,9 @@ class BodyTextExtractor(PipelineStep):
     ``duplicate_redis_url`` names a Redis that every task shares (docs/duplicates.md). ``site_memory``:
     weigh each page with the pages of its site the task saw before (docs/site-memory.md; the
     document's ``site_evidence`` metadata says why), in this task's memory, or in the Redis at
-    ``site_memory_redis_url`` that every task shares.
+    ``site_memory_redis_url`` that every task shares. ``captions``: "apart" (default) leaves the
+    article's picture captions out of the main text (the ``captions`` value holds them), "inline"
+    writes them into it where they stand.
     """
 
     name = "📰 BodyText"
@@ -89,9 +99,10 @@ class BodyTextExtractor(PipelineStep):
         site_memory: bool = False,
         site_memory_redis_url: str | None = None,
         site_memory_redis_prefix: str = "bodytext:sites",
+        captions: str = DEFAULT_CAPTIONS,
     ):
         super().__init__()
-        self.config = build_config(extractor, threshold, fields, output_format, timeout)
+        self.config = build_config(extractor, threshold, fields, output_format, timeout, captions)
         if duplicates not in MODES:
             raise ValueError(f"duplicates must be one of {', '.join(MODES)}, got {duplicates!r}")
         if duplicates != "off" and output_format != "text":
@@ -195,7 +206,9 @@ def extract_in_child(body: str | bytes, url: str | None, config: ExtractConfig) 
     return replace(extract_with_config(body, config, url=url), debug={})  # debug values need not be pickled
 
 
-def build_config(extractor: Any, threshold: Any, fields: Any, output_format: Any, timeout: Any) -> ExtractConfig:
+def build_config(
+    extractor: Any, threshold: Any, fields: Any, output_format: Any, timeout: Any, captions: Any = DEFAULT_CAPTIONS
+) -> ExtractConfig:
     """The extraction configuration of the step; every argument is checked, with a clear ``ValueError``."""
     if extractor is not None and not isinstance(extractor, str):
         raise ValueError(f"extractor must be the name of a method or None, got {extractor!r}")
@@ -205,6 +218,8 @@ def build_config(extractor: Any, threshold: Any, fields: Any, output_format: Any
         raise ValueError(f"output_format must be one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}")
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0 or math.isinf(timeout):
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    if captions not in CAPTION_CHOICES:
+        raise ValueError(f"captions must be one of {', '.join(CAPTION_CHOICES)}, got {captions!r}")
     names = {name for name, _ in metadata_keys(fields)}
     options = {"extractor": extractor} if extractor is not None else {}
     return ExtractConfig(
@@ -214,6 +229,7 @@ def build_config(extractor: Any, threshold: Any, fields: Any, output_format: Any
         time_budget=float(timeout),
         metadata=bool(names & METADATA_VALUES),
         comments="comments" in names,
+        captions=captions,
     )
 
 

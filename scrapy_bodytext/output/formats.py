@@ -4,7 +4,8 @@
 
 The HTML is one ``<article>`` element holding only structural and inline-formatting tags (``p``,
 ``h1``-``h6``, ``ul``/``ol``/``li``, ``dl``/``dt``/``dd``, table parts, ``blockquote``, ``pre``,
-``code``, ``em``/``strong``/``b``/``i``/``u``/``s``/``sub``/``sup``/``br`` and, when links are asked
+``code``, ``em``/``strong``/``b``/``i``/``u``/``s``/``sub``/``sup``/``br``, ``figure``/``figcaption``
+for picture captions written inline and, when links are asked
 for, ``a`` with an absolute ``href``), no other attribute than ``href`` and a cell's ``colspan`` /
 ``rowspan``; it is well-formed XML as well as HTML.
 """
@@ -24,15 +25,24 @@ from .text import clean_texts, render_slots
 OUTPUT_FORMATS = ("text", "markdown", "html")
 
 
-def write_selection(doc: Document, slots: Sequence[int], output_format: str = "text", *, links: bool = False) -> str:
-    """The selected slots of ``doc`` written as ``output_format`` ("" when they show no text)."""
+def write_selection(
+    doc: Document,
+    slots: Sequence[int],
+    output_format: str = "text",
+    *,
+    links: bool = False,
+    captions: Sequence[int] = (),
+) -> str:
+    """The selected slots of ``doc`` written as ``output_format`` ("" when they show no text);
+    ``captions``, slots among them that are picture captions, are written as figure captions in
+    Markdown and HTML (lines where they stand in plain text)."""
     if output_format == "text":
         return render_slots(doc, slots)
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"unknown output format {output_format!r}; choose one of: {', '.join(OUTPUT_FORMATS)}")
     if not shows_text(doc, slots):
         return ""
-    tree = build(doc, slots, links=links)
+    tree = build(doc, slots, links=links, captions=captions)
     return write_markdown(tree) if output_format == "markdown" else write_html(tree)
 
 

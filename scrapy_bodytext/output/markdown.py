@@ -90,6 +90,9 @@ def _block(el: etree._Element) -> str:
         return _fenced(el.text or "")
     if tag == "table":
         return _table(el)
+    if tag == "figcaption":  # a picture's caption, written inline: an emphasised paragraph
+        caption = _trimmed(_inline(el, _HARD_BREAK))
+        return _protect_lines(f"*{caption}*") if caption else ""
     return _join(_blocks(el), tight=False)
 
 

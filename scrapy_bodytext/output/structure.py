@@ -71,14 +71,18 @@ _SPACES = re.compile(r"\s+")
 _MAX_SPAN = 1000
 #: elements kept without text
 _KEPT_EMPTY = frozenset(("br", "td", "th", "tr", "thead", "tbody", "tfoot"))
-_ROOT, _AUTO = -1, -2  # stack keys of the <article> and of elements the walk adds itself
+_ROOT, _AUTO, _FIGURE = -1, -2, -3  # stack keys of the <article>, of elements the walk adds, of a caption's figure
+#: kept elements that may hold a ``<figure>`` the walk adds for a picture caption
+_HOLDS_FIGURES = frozenset(name for name, allowed in CHILDREN.items() if allowed is _FLOW)
 
 
-def build(doc: Document, slots: Sequence[int], *, links: bool = False) -> etree._Element:
-    """The ``<article>`` tree of the selected slots (ascending slot indices)."""
+def build(doc: Document, slots: Sequence[int], *, links: bool = False, captions: Sequence[int] = ()) -> etree._Element:
+    """The ``<article>`` tree of the selected slots (ascending slot indices); the slots among them
+    in ``captions`` are picture captions, each line written as ``<figure><figcaption>`` where it
+    stands (its lines apart by ``<br>``)."""
     if any(later <= earlier for earlier, later in zip(slots, slots[1:])):
         slots = sorted(set(slots))
-    walk = _Walk(doc, links)
+    walk = _Walk(doc, links, frozenset(captions))
     walk.run(slots)
     root = walk.root
     _tidy(root)
@@ -100,9 +104,10 @@ class _Entry:
 
 
 class _Walk:
-    def __init__(self, doc: Document, links: bool):
+    def __init__(self, doc: Document, links: bool, captions: frozenset[int] = frozenset()):
         self.doc = doc
         self.links = links
+        self.captions = captions
         self.root = etree.Element("article")
         self.stack = [_Entry(_ROOT, self.root)]
         self.paths: dict[int, tuple[int, ...]] = {}
@@ -157,8 +162,13 @@ class _Walk:
         i, previous, open_path = 0, None, None
         while i < len(slots):
             slot = slots[i]
-            path = self.path(owners[slot])
             between = "" if previous is None else joint(doc, slot) if slot == previous + 1 else LINE
+            if slot in self.captions:
+                self._caption(texts[slot], between)
+                previous, open_path = slot, None
+                i += 1
+                continue
+            path = self.path(owners[slot])
             if path is open_path:  # the same elements as the previous text, all open
                 explained, matched = False, len(path)
             else:
@@ -185,6 +195,23 @@ class _Walk:
             self._add_text(texts[slot])
             previous = slot
             i += 1
+
+    def _caption(self, text: str, between: str) -> None:
+        """A picture caption's text: in the open ``<figcaption>`` (a new line of it after a line
+        break), else in a new ``<figure>`` beside the blocks around it."""
+        stack = self.stack
+        if stack[-1].key == _FIGURE:
+            if between in (LINE, CELL):
+                etree.SubElement(stack[-1].out, "br")
+            elif between:
+                _append(stack[-1].out, between)
+        else:
+            while len(stack) > 1 and stack[-1].name not in _HOLDS_FIGURES:
+                stack.pop()
+            figure = etree.SubElement(stack[-1].out, "figure")
+            stack.append(_Entry(_FIGURE, figure))
+            stack.append(_Entry(_FIGURE, etree.SubElement(figure, "figcaption")))
+        _append(stack[-1].out, _SPACES.sub(" ", text))
 
     def _common(self, path: tuple[int, ...]) -> tuple[int, int]:
         """How many stack entries stay open for ``path``, and how many of its elements they hold."""

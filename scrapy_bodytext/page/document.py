@@ -445,6 +445,52 @@ def markup_length(el, tag: str) -> int:
 
 
 def _clean(root) -> None:
-    """Drop what no method counts: scripts, styles, templates, embedded SVG/MathML, the head.
-    (Hidden elements are skipped during the walk, which is cheaper than a tree query.)"""
+    """Drop what no method counts: scripts, styles, templates, embedded SVG/MathML, the head, and
+    the line numbers of code (``drop_line_numbers``). (Hidden elements are skipped during the walk,
+    which is cheaper than a tree query.)"""
     etree.strip_elements(root, *REMOVED_TAGS, with_tail=False)
+    drop_line_numbers(root)
+
+
+#: class/id words (whole tokens, or the last part of one) of the line numbers syntax highlighters
+#: draw beside code: a gutter cell of numbers, a number cell per row, a number span per line
+_LINE_NUMBER_RE = re.compile(
+    r"(?:^|[-_])(?:line-?numbers?|line-?nums?|linenos?|linenodiv|lnt|ln|gutter|blob-num|"
+    r"ln-numbers?|numbers?-?rows?|line-?number-?rows?)$"
+)
+#: a number gutter holds numbers only (digits, whitespace, a colon or point after a number)
+_NUMBERS_ONLY_RE = re.compile(r"[\d\s.:]*")
+#: elements that are a gutter on their own; other elements count as one only inside ``pre``/``code``
+_GUTTER_TAGS = frozenset(("td", "th", "div", "pre", "ul", "ol"))
+_CODE_TAGS = frozenset(("pre", "code"))
+#: XPath preselection of the elements whose names may be line numbers' (checked in Python after)
+_NUMBERED = etree.XPath(
+    "//*[@class or @id][contains(@class, 'num') or contains(@class, 'lin') or contains(@class, 'ln') "
+    "or contains(@class, 'gutter') or contains(@class, 'gl') or contains(@id, 'num') or contains(@id, 'lin')]"
+)
+
+
+def drop_line_numbers(root) -> None:
+    """Take out the line numbers drawn beside code, so that code reads as its lines of code: a
+    gutter cell of numbers beside the code cell (``td.linenos``), a number cell per row (a gist's
+    ``td.blob-num``), a number span per line inside a ``pre`` (``span.lineno``). An element counts
+    when a class/id word names line numbers and it holds nothing but numbers; one that is not a
+    cell or a block counts only inside a ``pre`` or ``code``. Its tail text (the line's code) stays."""
+    for el in _NUMBERED(root):
+        names = f"{el.get('class') or ''} {el.get('id') or ''}".lower().split()
+        if not any(_LINE_NUMBER_RE.search(name) for name in names):
+            continue
+        if not _NUMBERS_ONLY_RE.fullmatch("".join(el.itertext())):
+            continue
+        if el.tag not in _GUTTER_TAGS and not any(a.tag in _CODE_TAGS for a in el.iterancestors()):
+            continue
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if el.tail:
+            previous = el.getprevious()
+            if previous is not None:
+                previous.tail = (previous.tail or "") + el.tail
+            else:
+                parent.text = (parent.text or "") + el.tail
+        parent.remove(el)

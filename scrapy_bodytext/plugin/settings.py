@@ -18,6 +18,7 @@ from scrapy.utils.misc import load_object
 
 from .. import extractors
 from ..config import (
+    CAPTION_CHOICES,
     DEFAULT_MAX_BODY_SIZE,
     DEFAULT_MAX_NODES,
     DEFAULT_OUTPUT_FORMAT,
@@ -95,6 +96,7 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_PROBABILITY_FIELD": "article_probability",
     "BODYTEXT_OUTPUT_FORMAT": DEFAULT_OUTPUT_FORMAT,
     "BODYTEXT_OUTPUT_LINKS": False,
+    "BODYTEXT_CAPTIONS": "apart",
     "BODYTEXT_ITEM_CLASSES": [],
     "BODYTEXT_REJECTED_FEED": None,
     "BODYTEXT_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
@@ -208,6 +210,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
     written = {name for name, _ in field_map}
     zyte_fields = reader.get("BODYTEXT_FIELDS", _has_zyte_preset)
     duplicates = reader.get("BODYTEXT_DUPLICATES", _choice(DUPLICATE_CHOICES))
+    captions = reader.get("BODYTEXT_CAPTIONS", _choice(CAPTION_CHOICES))
     try:
         config = ExtractConfig(
             extractor=extractor,
@@ -218,6 +221,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
             options=options,
             output_format=output_format,
             links=links,
+            captions=captions,
             comments="comments" in written,  # collected only when written
             # read only when written, or for the review feed's titles
             metadata=bool(written & METADATA_VALUES or rejected_feeds),

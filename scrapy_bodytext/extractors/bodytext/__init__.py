@@ -116,13 +116,20 @@ def select(
     unusual template does not leave a real article with no text — and neither page furniture nor a
     caption or picture credit (``Paragraphs.captions``: the result's ``captions``); with the lead the
     first-pass scores (``first``) keep on its own evidence (``lead``); then widened by the recall
-    guard to the regions the article lies in."""
+    guard to the regions the article lies in. Captions are short beside the article they belong
+    to: where the selected captions hold more text than the rest of the selection
+    (``captions_are_short``), they are the page's prose and main text, so that a page never loses
+    its main text to its markup's word for it."""
     best = max(scores, default=0.0)
     cut = min(cut, relative_cut * best)
-    furniture = paras.furniture | paras.captions
-    keep = [i for i, value in enumerate(scores) if value >= cut and value > 0.0 and i not in furniture]
+    captions = paras.captions
+    selected = [i for i, value in enumerate(scores) if value >= cut and value > 0.0 and i not in paras.furniture]
+    if not captions_are_short(paras, selected):
+        captions = frozenset()  # the page's prose is what its markup calls captions: it is the article
+    furniture = paras.furniture | captions
+    keep = [i for i in selected if i not in captions]
     if first is not None and keep:
-        keep = sorted({*keep, *lead(paras, first, cut, keep[0])})
+        keep = sorted({*keep, *lead(paras, first, cut, keep[0], captions)})
     if guard is None or not guard.share or not keep:
         return keep
     chars = paras.chars
@@ -149,26 +156,39 @@ def select(
     return sorted(kept)
 
 
+def captions_are_short(paras: units.Paragraphs, selected: list[int]) -> bool:
+    """Whether the captions among the ``selected`` paragraphs hold no more text than the others:
+    a caption is short beside its article; a page whose prose all sits in caption-classed elements
+    (a photo page, a blog theme that classes its body so) is judged on that prose."""
+    captions, chars = paras.captions, paras.chars
+    in_captions = sum(chars[i] for i in selected if i in captions)
+    return in_captions <= sum(chars[i] for i in selected) - in_captions
+
+
 def article_captions(paras: units.Paragraphs, keep: list[int]) -> list[int]:
-    """The captions and picture credits of the article (``Paragraphs.captions``): those from its title
-    anchor, or its first kept paragraph, to its last."""
+    """The captions and picture credits of the article (``Paragraphs.captions``) that are not main
+    text: those from its title anchor, or its first kept paragraph, to its last."""
     if not keep:
         return []
     lo = paras.anchor if 0 <= paras.anchor < keep[0] else keep[0]
-    return sorted(i for i in paras.captions if lo <= i <= keep[-1])
+    kept = set(keep)
+    return sorted(i for i in paras.captions if lo <= i <= keep[-1] and i not in kept)
 
 
-def lead(paras: units.Paragraphs, first: list[float], cut: float, body: int) -> list[int]:
+def lead(
+    paras: units.Paragraphs, first: list[float], cut: float, body: int, captions: frozenset[int] | None = None
+) -> list[int]:
     """The article's lead (standfirst) that the second pass may veto, kept when its own first-pass
     score reaches ``cut``: between the title anchor and the body's first paragraph ``body``, the
     paragraphs of a container named as the lead, else (none named before it) the first paragraph
     after the headline in the anchor's region (bylines, captions and furniture passed over; a heading ends the search); never a
-    caption, a credit, a byline or furniture (docs/methods.md#what-main-text-is)."""
+    caption, a credit, a byline or furniture (docs/methods.md#what-main-text-is); ``captions``: the
+    page's captions (``Paragraphs.captions`` unless given)."""
     anchor = paras.anchor
     if anchor < 0 or anchor >= body:
         return []
     lo, hi = context.anchor_region(paras, [0.0, *accumulate(context.prose_weights(paras))])
-    passed = paras.furniture | paras.captions | paras.bylines
+    passed = paras.furniture | (paras.captions if captions is None else captions) | paras.bylines
     found, unnamed = [], True
     for i in paras.candidates[bisect_right(paras.candidates, anchor) :]:
         if i >= body:

@@ -104,12 +104,28 @@ _CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓ�
 _SAMPLE = 400  # characters of a paragraph read for digit and capital shares
 
 # structural context bits, inherited by descendants
-_NEG, _POS, _ARTICLE, _MAIN, _CHROME, _FIGURE, _LIST, _TABLE, _FORM, _QUOTE, _COMMENTS, _CAPTION, _LEAD, _BYLINE = (
-    1 << i for i in range(14)
-)
-#: class/id words (at the start of a token) of a picture's caption or credit, and of a byline: the
-#: policy's evidence that a line is not main text (docs/methods.md#what-main-text-is); no feature
-_CAPTION_RE = re.compile(r"caption|credit|figcaption|photographer|photo-?credit")
+(
+    _NEG,
+    _POS,
+    _ARTICLE,
+    _MAIN,
+    _CHROME,
+    _FIGURE,
+    _LIST,
+    _TABLE,
+    _FORM,
+    _QUOTE,
+    _COMMENTS,
+    _CAPTION,
+    _LEAD,
+    _BYLINE,
+    _FIGCAPTION,
+    _CREDIT_NAME,
+) = (1 << i for i in range(16))
+#: class/id words (at the start of a token) of a picture's caption, of its credit, and of a byline:
+#: the policy's evidence that a line is not main text (docs/methods.md#what-main-text-is); no feature
+_CAPTION_RE = re.compile(r"caption|figcaption")
+_CREDIT_NAME_RE = re.compile(r"credit|photographer|photo-?credit")
 _BYLINE_RE = re.compile(r"byline|author")
 #: class/id words of the lead under the headline (standfirst, summary, dek): the article's own
 _LEAD_RE = re.compile(r"lead$|lede$|standfirst|summary|intro$|dek$|deck$|excerpt|abstract|subhead|subtitle|sapo$")
@@ -124,7 +140,7 @@ _TAG_BITS = {
     "footer": _CHROME,
     "header": _CHROME,
     "figure": _FIGURE,
-    "figcaption": _FIGURE | _CAPTION,
+    "figcaption": _FIGURE | _FIGCAPTION,
     "li": _LIST,
     "dd": _LIST,
     "dt": _LIST,
@@ -294,12 +310,16 @@ def paragraphs(doc: Document) -> Paragraphs:
         groups.group_ranges(doc, starts, blocks_of),
         title_anchor(doc, candidates, heading, segments),
         furniture,
-        _captions(candidates, [bits[owners[starts[i]]] for i in candidates], [tags[b] for b in blocks_of], kinds),
-        frozenset(
-            i
-            for i in candidates
-            if bits[owners[starts[i]]] & _BYLINE or (i in kinds and kinds[i][_BYLINE_KIND] and chars[i] < MAX_BYLINE)
+        _captions(
+            doc,
+            candidates,
+            [owners[starts[i]] for i in candidates],
+            [bits[owners[starts[i]]] for i in candidates],
+            [tags[b] for b in blocks_of],
+            kinds,
+            chars,
         ),
+        _bylines(doc, candidates, starts, ends, blocks_of, kinds, chars),
         _widgets(candidates, [bits[owners[starts[i]]] for i in candidates], segments, chars, links),
         frozenset(i for i in candidates if bits[owners[starts[i]]] & _LEAD),
         heading,
@@ -313,27 +333,197 @@ def paragraphs(doc: Document) -> Paragraphs:
 _BYLINE_KIND = KINDS.index("byline")
 #: a byline is a short line (an author's name, a date, a role)
 MAX_BYLINE = 120
+
+
+def _bylines(
+    doc: Document,
+    candidates: list[int],
+    starts: list[int],
+    ends: list[int],
+    blocks: list[int],
+    kinds: dict[int, tuple[float, ...]],
+    chars: list[int],
+) -> frozenset[int]:
+    """Candidates that are bylines on the evidence of the line itself: its own element (the block
+    its text belongs to) has a class/id word of a byline or an author, or, for a short line, an
+    inline element of the line has one or its text reads as a byline ("By ..."). A wrapper's words
+    say nothing of the lines inside it (a post classed ``author-jane`` holds the author's prose),
+    unless a whole class name of it names a byline or an author box (``_in_author_box``)."""
+    owners, parents = doc.owners, doc.parents
+    found = set()
+    for i, block in zip(candidates, blocks):
+        if own_verdict(doc, block) & _BYLINE or _in_author_box(doc, block):
+            found.add(i)
+            continue
+        if chars[i] >= MAX_BYLINE:
+            continue
+        if i in kinds and kinds[i][_BYLINE_KIND]:
+            found.add(i)
+            continue
+        for slot in range(starts[i], ends[i]):
+            element = owners[slot]
+            while element != block and element >= 0:
+                if own_verdict(doc, element) & _BYLINE:
+                    found.add(i)
+                    break
+                element = parents[element]
+            if i in found:
+                break
+    return frozenset(found)
+
+
+#: a whole class/id name of a byline or an author box (``byline``, ``author-bio``, ``about-the-author``,
+#: ``post-author``), not one that names an author (``author-jane``, ``author-12``)
+_AUTHOR_BOX_RE = re.compile(
+    r"(?:[a-z0-9]+[-_])*(?:byline|author)s?(?:[-_]?(?:box|bio|info|about|card|profile|details?|block|"
+    r"wrap(?:per)?|container|area|section|meta|name|data|line))?"
+)
+_AUTHOR_BOXES: dict[str, bool] = {}
+
+
+def _in_author_box(doc: Document, block: int) -> bool:
+    """Whether one of the ``NEAR_LEVELS`` nearest ancestors of ``block`` (not above the ``article``
+    or ``main``) has a class/id name that as a whole names a byline or an author box."""
+    tags, parents, elements = doc.tags, doc.parents, doc.elements
+    element = parents[block]
+    for _ in range(NEAR_LEVELS - 1):
+        if element < 0 or tags[element] in _ARTICLE_TAGS:
+            return False
+        if own_verdict(doc, element) & _BYLINE:
+            el = elements[element]
+            names = f"{el.get('class') or ''} {el.get('id') or ''}"[:_MAX_NAMES]
+            found = _AUTHOR_BOXES.get(names)
+            if found is None:
+                if len(_AUTHOR_BOXES) > _MAX_VERDICTS:
+                    _AUTHOR_BOXES.clear()
+                found = _AUTHOR_BOXES[names] = any(_AUTHOR_BOX_RE.fullmatch(name) for name in names.lower().split())
+            if found:
+                return True
+        element = parents[element]
+    return False
+
+
 #: inside a figure, a table, quote, list or code block is the article's own, not a caption
 _CAPTION_CONTEXT = _TABLE | _QUOTE | _LIST
 _CODE_TAGS = frozenset(("pre", "code"))
 
 
 def _captions(
-    candidates: list[int], bits: list[int], block_tags: list[str], kinds: dict[int, tuple[float, ...]]
+    doc: Document,
+    candidates: list[int],
+    owners: list[int],
+    bits: list[int],
+    block_tags: list[str],
+    kinds: dict[int, tuple[float, ...]],
+    chars: list[int],
 ) -> frozenset[int]:
-    """Candidates whose own evidence marks them a caption or a picture credit: inside a
-    ``figcaption``, or a ``figure`` (not in a table, quote, list or code block it holds), named so by
-    a near class/id word, or a credit line (``vocabulary``)."""
+    """Candidates whose own evidence marks them a caption or a picture credit: text attached to a
+    figure or a picture. Inside a ``figcaption``, or a ``figure`` (not in a table, quote, list or
+    code block it holds); under a near class/id word of a caption when that element is attached
+    to a picture (``_attached``: a class word alone is no caption, a post may class its own
+    paragraphs so); a short line under a near class/id word of a picture credit; or a credit line
+    (``vocabulary``). Whether the captions are short beside
+    the article is the selection's to weigh (``select``)."""
     found = set()
-    for i, bit, tag in zip(candidates, bits, block_tags):
+    memo: dict[int, bool] = {}
+    for i, owner, bit, tag in zip(candidates, owners, bits, block_tags):
         line = kinds.get(i)
         if (
-            bit & _CAPTION
+            bit & _FIGCAPTION
             or (bit & _FIGURE and not bit & _CAPTION_CONTEXT and tag not in _CODE_TAGS)
             or (line is not None and line[_CREDIT])
+            or (bit & _CREDIT_NAME and chars[i] < MAX_BYLINE)
+            or (bit & _CAPTION and _attached(doc, owner, memo))
         ):
             found.add(i)
     return frozenset(found)
+
+
+#: elements that show a picture (the Document drops video, audio and frames with their fallback text)
+_MEDIA_TAGS = ("img", "picture", "embed", "object", "video", "iframe")
+
+
+def _attached(doc: Document, owner: int, memo: dict[int, bool]) -> bool:
+    """Whether an element named as a caption around ``owner`` (among its ``NEAR_LEVELS``
+    ancestors-or-self, not above the ``article`` or ``main``, whose own class/id words say so)
+    belongs to a picture (``_with_picture``)."""
+    tags, parents = doc.tags, doc.parents
+    element = owner
+    for _ in range(NEAR_LEVELS):
+        if element < 0:
+            return False
+        if own_verdict(doc, element) & _CAPTION:
+            found = memo.get(element)
+            if found is None:
+                found = memo[element] = _with_picture(doc, element)
+            if found:
+                return True
+        if tags[element] in _ARTICLE_TAGS:
+            return False
+        element = parents[element]
+    return False
+
+
+_ARTICLE_TAGS = frozenset(("article", "main", "body"))
+#: text outside captions a picture's box may hold besides the caption (a gallery's counter, its title)
+MAX_BESIDE_CAPTION = 2 * MAX_BYLINE
+#: slots of a box read at most to weigh its text outside captions
+_MAX_BOX_SLOTS = 2000
+
+
+def _with_picture(doc: Document, caption: int) -> bool:
+    """Whether the caption element ``caption`` holds a picture, follows one, or its nearest ancestor that holds
+    one (a few levels up, not the ``article`` or ``main``: an image wrapper such as ``.wp-caption``,
+    a photo box, a gallery) holds little text outside captions besides it: no more than the
+    caption's own, or than ``MAX_BESIDE_CAPTION``. A post's paragraph classed as a caption is not
+    attached so: the post's container holds its prose. Pictures hidden until a script shows them
+    count (the tree, not the visible columns, is read)."""
+    tags, parents, elements = doc.tags, doc.parents, doc.elements
+    el = elements[caption]
+    if _holds_picture(el):
+        return True
+    before = el.getprevious()
+    while before is not None and not isinstance(before.tag, str):  # a comment or processing instruction
+        before = before.getprevious()
+    if before is not None and _holds_picture(before):  # a picture and the caption under it
+        return True
+    chars = doc.prefix("chars")
+    own = chars[doc.slot_ends[caption]] - chars[doc.slot_starts[caption]]
+    box = caption
+    for _ in range(NEAR_LEVELS):
+        box = parents[box]
+        if box < 0 or tags[box] in _ARTICLE_TAGS:
+            return False
+        if _holds_picture(elements[box]):
+            return _outside_captions(doc, box) <= max(own, MAX_BESIDE_CAPTION)
+    return False
+
+
+def _holds_picture(el) -> bool:
+    """Whether the page element ``el`` is or holds a picture."""
+    return next(el.iter(*_MEDIA_TAGS), None) is not None
+
+
+def _outside_captions(doc: Document, box: int) -> int:
+    """Characters of ``box``'s text outside the elements named as captions or credits within it."""
+    lo, hi = doc.slot_starts[box], doc.slot_ends[box]
+    if hi - lo > _MAX_BOX_SLOTS:
+        return hi - lo  # a box of this many texts is no picture's
+    owners, parents, texts = doc.owners, doc.parents, doc.texts
+    named: dict[int, bool] = {box: False}
+    outside = 0
+    for slot in range(lo, hi):
+        path, element = [], owners[slot]
+        while element not in named:
+            path.append(element)
+            element = parents[element]
+        inside = named[element]
+        for element in reversed(path):
+            inside = inside or bool(own_verdict(doc, element) & (_CAPTION | _CREDIT_NAME))
+            named[element] = inside
+        if not inside:
+            outside += len(texts[slot].strip())
+    return outside
 
 
 #: a lead-in before a link ("Read more: ..."): at most this many characters of text outside the link
@@ -709,11 +899,8 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
     inherited: dict[int, int] = {-1: 0}
     windows: dict[int, tuple[int, ...]] = {-1: ()}
     bits: dict[int, int] = {-1: 0}
-    verdicts = _VERDICTS
-    if len(verdicts) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
-        verdicts.clear()
-    elements, tags, parents = doc.elements, doc.tags, doc.parents
-    near = _NEG | _POS | _CAPTION | _LEAD | _BYLINE
+    tags, parents = doc.tags, doc.parents
+    near = _NEG | _POS | _CAPTION | _CREDIT_NAME | _LEAD  # a byline's words count on its own line only (``_bylines``)
     for element in wanted:
         path = []
         while element not in bits:
@@ -728,18 +915,7 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
             bit |= tag_bit
             if tag == "article" or tag == "main":
                 window = ()
-            verdict = 0
-            if tag in _NAMED_TAGS:
-                el = elements[element]
-                names = el.get("class")
-                ident = el.get("id")
-                if ident:
-                    names = f"{names} {ident}" if names else ident
-                if names:
-                    names = names[:_MAX_NAMES]  # a megabyte of class names must not cost seconds
-                    verdict = verdicts.get(names)
-                    if verdict is None:
-                        verdict = verdicts[names] = _name_verdict(names)
+            verdict = own_verdict(doc, element) if tag in _NAMED_TAGS else 0
             bit |= verdict & _COMMENTS
             window = (verdict & near, *window[: NEAR_LEVELS - 1])
             inherited[element], windows[element] = bit, window
@@ -750,12 +926,38 @@ def _context_bits(doc: Document, wanted: list[int]) -> dict[int, int]:
     return bits
 
 
+def own_verdict(doc: Document, element: int) -> int:
+    """The verdict (``_name_verdict``) of ``element``'s own class and id words (0 for a tag whose
+    words are not read), cached across pages by the class/id string."""
+    if doc.tags[element] not in _NAMED_TAGS:
+        return 0
+    el = doc.elements[element]
+    names = el.get("class")
+    ident = el.get("id")
+    if ident:
+        names = f"{names} {ident}" if names else ident
+    if not names:
+        return 0
+    names = names[:_MAX_NAMES]  # a megabyte of class names must not cost seconds
+    verdict = _VERDICTS.get(names)
+    if verdict is None:
+        if len(_VERDICTS) > _MAX_VERDICTS:  # bounded: a long crawl meets endless class strings
+            _VERDICTS.clear()
+        verdict = _VERDICTS[names] = _name_verdict(names)
+    return verdict
+
+
 def _name_verdict(names: str) -> int:
     """_NEG when a class/id token starts with a boilerplate word (and _COMMENTS too for a comment
     thread's), else _POS for a content word."""
     tokens = _NAME_SPLIT_RE.split(names.lower())
     policy = 0
-    for bit, pattern in ((_CAPTION, _CAPTION_RE), (_LEAD, _LEAD_RE), (_BYLINE, _BYLINE_RE)):
+    for bit, pattern in (
+        (_CAPTION, _CAPTION_RE),
+        (_CREDIT_NAME, _CREDIT_NAME_RE),
+        (_LEAD, _LEAD_RE),
+        (_BYLINE, _BYLINE_RE),
+    ):
         if any(pattern.match(token) for token in tokens):
             policy |= bit
     if any(_NEGATIVE_RE.match(token) for token in tokens):
