@@ -23,6 +23,7 @@ from redis_server import RedisProcess
 pytestmark = pytest.mark.redis
 
 PAGES, KINDS = blog(60)
+ARTICLES = {path for path, kind in KINDS.items() if kind == "article"}
 #: a crawl that hangs is a failure of this file, not of the test run
 CRAWL_TIMEOUT = 240
 #: the log lines of the two guards (site memory, duplicate index) that say an outage began or lasted
@@ -150,7 +151,8 @@ def test_a_frozen_redis_holds_up_no_page_and_is_used_again_when_it_thaws(tmp_pat
     assert found.stat("bodytext/sites/redis/skipped") > 0  # pages decided without waiting on Redis
     assert found.stat("bodytext/sites/redis/recoveries") >= 1
     assert "answers again after" in found.log
-    assert found.stat("bodytext/sites/judged") > found.stat("bodytext/sites/errors")  # used again after
+    # used again after the thaw: more pages judged than the freeze's request and those in flight then
+    assert found.stat("bodytext/sites/judged") > 10 + settings(relay.url)["CONCURRENT_REQUESTS"]
     one_warning_per_outage(found)
 
 
@@ -189,3 +191,43 @@ def test_sigterm_closes_a_crawl_whose_redis_is_frozen_with_every_item_decided(tm
     assert found.stored + found.dropped == found.stat("bodytext/items/extracted") > 0
     assert found.stat("bodytext/items/unreleased") == 0
     assert "Error processing" not in found.log and "Traceback" not in found.log, found.log[-3000:]
+
+
+def test_the_command_line_stops_with_a_clear_error_when_its_redis_does_not_answer(tmp_path, redis_process):
+    import subprocess
+    import sys
+
+    page = tmp_path / "post.html"
+    page.write_bytes(PAGES[sorted(ARTICLES)[0]][0])
+    redis_process.kill()
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_bodytext", "extract", "--duplicates", "flag",
+         "--duplicate-redis-url", redis_process.url, str(page)],
+        capture_output=True, text=True, timeout=CRAWL_TIMEOUT,
+    )  # fmt: skip
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("scrapy-bodytext extract: duplicate index: the duplicate index in Redis at ")
+    assert redis_process.url in last and "Connection refused" in last
+
+
+def test_a_redis_lost_during_a_run_leaves_articles_unchecked_and_pages_their_own_verdicts(redis_process):
+    """The front doors other than the crawl (extract(memory=...), the command line, datatrove) call the
+    core directly: a Redis lost after the start costs the checks, never a page."""
+    from scrapy_bodytext import extract
+    from scrapy_bodytext.duplicates import Deduplicator
+    from scrapy_bodytext.sites import RedisSiteMemory
+
+    posts = sorted(ARTICLES)[:4]
+    results = {path: extract(PAGES[path][0], url=f"https://blog.example.org{path}") for path in posts}
+    deduplicator = Deduplicator("flag", redis_url=redis_process.url, prefix="test:lost")
+    memory = RedisSiteMemory(redis_process.url, prefix="test:lost-sites")
+    first = posts[0]
+    assert deduplicator.claim(first, results[first])[0] == "indexed"
+    redis_process.kill()
+    for path in posts[1:]:
+        assert deduplicator.claim(path, results[path]) == ("unchecked", None)
+        verdict = memory.decide(f"https://blog.example.org{path}", results[path])
+        assert verdict.probability == results[path].article_probability and "unavailable" in verdict.evidence
+        assert memory.strip_boilerplate(f"https://blog.example.org{path}", results[path].text) == results[path].text
+    assert deduplicator.counts["unchecked"] == 3

@@ -324,9 +324,13 @@ def open_duplicates(args: argparse.Namespace) -> Deduplicator:
     """The run's duplicate check (datasketch is loaded only when it is asked for)."""
     from ..duplicates import DEFAULT_SIMILARITY, Deduplicator
 
-    return Deduplicator(
+    deduplicator = Deduplicator(
         args.duplicates,
         args.duplicate_similarity or DEFAULT_SIMILARITY,
         redis_url=args.duplicate_redis_url,
         prefix=args.duplicate_redis_prefix,
     )
+    reach = getattr(deduplicator.index, "reach", None)
+    if reach is not None:
+        reach()  # a Redis that does not answer at the start stops the run with one line
+    return deduplicator

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..result import ExtractionResult, Reason
+from ..stores import StoreUnavailable
 from .choice import make_index
 from .defaults import DEFAULT_CAPACITY, DEFAULT_SIMILARITY, MODES
 from .index import DuplicateIndex, Match
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 
 class Deduplicator:
     """Claims every article of a run in one index (in memory, or Redis at ``redis_url``); ``counts``
-    has ``checked``, ``indexed``, ``duplicate`` and ``no_text``."""
+    has ``checked``, ``indexed``, ``duplicate``, ``no_text`` and ``unchecked`` (the shared index was
+    unavailable: stored unchecked)."""
 
     def __init__(
         self,
@@ -48,16 +50,21 @@ class Deduplicator:
         return self.claim(url, result)[1]
 
     def claim(self, url: str, result: ExtractionResult) -> tuple[str, Match | None]:
-        """``check`` with what happened: "skipped" (not an article, or off), "no_text", "indexed" or
-        "duplicate" (counted in ``counts``, but "skipped")."""
+        """``check`` with what happened: "skipped" (not an article, or off), "no_text", "unchecked"
+        (the shared index is unavailable), "indexed" or "duplicate" (counted in ``counts``, but
+        "skipped")."""
         if self.index is None or not result.is_article or result.reason is not Reason.OK:
             return "skipped", None
         print_ = fingerprint(plain_text_of(result))
         if not print_.words:
             self.counts["no_text"] += 1
             return "no_text", None
+        try:
+            match = self.index.claim(url, print_)
+        except StoreUnavailable:  # the shared index failed (its guard said so once): stored unchecked
+            self.counts["unchecked"] += 1
+            return "unchecked", None
         self.counts["checked"] += 1
-        match = self.index.claim(url, print_)
         outcome = "indexed" if match is None else "duplicate"
         self.counts[outcome] += 1
         return outcome, match

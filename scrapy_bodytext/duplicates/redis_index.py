@@ -107,6 +107,12 @@ class RedisIndex:
             return None
         return Match(found[0].decode("utf-8"), int(found[1]) / NUM_PERM)
 
+    def reach(self) -> None:
+        """``StoreUnavailable`` when Redis does not answer now (a command fails at its start instead of
+        storing every article unchecked); checks the keys' configuration on the way."""
+        if not self._config_checked:
+            self._check_config()
+
     def band_keys(self, packed: bytes) -> list[str]:
         """The set of each LSH band of a packed signature (4 bytes per value)."""
         return [

@@ -146,6 +146,10 @@ class DuplicateCheck:
             level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
             self._log(level, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
             return FIRST_COPY
+        if outcome == "unchecked":  # the index's guard said the outage once; the page's line goes to DEBUG
+            self.stats.inc_value("bodytext/duplicates/errors")
+            self._log(logging.DEBUG, "Duplicate index unavailable, article stored unchecked: %s", url)
+            return FIRST_COPY
         if outcome in ("indexed", "duplicate"):
             self.stats.inc_value("bodytext/duplicates/checked")
         if outcome in ("indexed", "no_text"):

@@ -9,7 +9,9 @@ from collections.abc import Mapping, Sequence
 
 from ..extractors.bodytext.page import MIN_BODY_CHARS
 from ..result import ExtractionResult, Reason
+from ..stores import StoreUnavailable
 from . import boilerplate
+from .domains import site_key
 from .evidence import STORED, PageKeys, explain, make_mark, parse_mark, read_counts, site_links
 from .verdict import DECISION, SiteVerdict, Weights, features, load_weights
 
@@ -154,9 +156,17 @@ class SiteMemory:
         return self.store.update(keys.site, increments, {keys.mark: mark}, unless=keys.mark)
 
     def decide(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:
-        """``judge`` then ``learn``: the usual call, once per page."""
-        verdict = self.judge(url, result, complete=complete)
-        self.learn(url, result, verdict)
+        """``judge`` then ``learn``: the usual call, once per page. A shared store that is unavailable
+        (its guard said so once) leaves the page its own verdict and misses the page."""
+        try:
+            verdict = self.judge(url, result, complete=complete)
+        except StoreUnavailable as exc:
+            page = result.article_probability
+            return SiteVerdict(page, page, result.is_article, True, {"site": site_key(url), "unavailable": str(exc)})
+        try:
+            self.learn(url, result, verdict)
+        except StoreUnavailable:
+            pass  # the verdict stands; the memory misses one page
         return verdict
 
     # ------------------------------------------------------------------ furniture
@@ -170,7 +180,10 @@ class SiteMemory:
             return text
         fields = [boilerplate.line_key(line) if line.strip() else "" for line in lines]
         names = sorted({name for name in fields if name})
-        values = self.store.read(keys.site, [STORED, keys.mark, *names])
+        try:
+            values = self.store.read(keys.site, [STORED, keys.mark, *names])
+        except StoreUnavailable:
+            return text  # the furniture cannot be read now: the text stays whole
         stored, mark = int(values[0] or 0), values[1]
         counts = {name: int(value or 0) for name, value in zip(names, values[2:])}
         if mark and parse_mark(str(mark))[2]:  # its own lines were counted: take them back
