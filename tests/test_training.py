@@ -361,3 +361,26 @@ def test_a_whole_site_corpus_gives_its_own_page_types():
 def test_pages_of_a_corpus_only_scored_weigh_nothing_in_the_paragraph_models():
     weights = per_source_weights(np.array([1.0, 3.0, 0.0, 0.0]), ["a", "b", "c", "c"])
     np.testing.assert_allclose(weights, [2.0, 2.0, 0.0, 0.0])
+
+
+def test_the_tradeoff_curve_counts_what_each_threshold_drops(tmp_path, capsys):
+    from scrapy_bodytext.training.tradeoff import main as tradeoff_main
+    from scrapy_bodytext.training.tradeoff import tradeoff_table
+
+    probability = {"a1": 0.95, "a2": 0.45, "a3": 0.8, "l1": 0.2, "l2": 0.55, "s1": 0.1}
+    kinds = {"a1": "article", "a2": "article", "a3": "article", "l1": "listing", "l2": "listing", "s1": "service"}
+    source = {"a1": "x", "a2": "y", "a3": "y", "l1": "x", "l2": "x", "s1": "y"}
+    lines = tradeoff_table(probability, kinds, source, thresholds=(0.5, 0.9), min_pages=2)
+    assert lines[0].startswith("ROC AUC 0.889 (3 articles, 3 non-articles)")
+    assert lines[2] == "| threshold | articles dropped | worst source | non-articles dropped | listing (2) |"
+    assert lines[4] == "| 0.5 | 1 (33.3%) | 50.0% y | 2 (66.7%) | 50% |"  # a2 (of y's two) dropped; l1, s1
+    assert lines[5] == "| 0.9 | 2 (66.7%) | 100.0% y | 3 (100.0%) | 100% |"
+    figures = tmp_path / "figures.json"
+    rows = {
+        k: {"article_probability": p, "labelled_type": kinds[k], "source": source[k], "corpus": "dev"}
+        for k, p in probability.items()
+    }
+    figures.write_text(json.dumps({"pages": rows}))
+    assert tradeoff_main([str(figures)]) == 0
+    assert "## Trade-off, dev" in capsys.readouterr().out
+    assert tradeoff_main([str(tmp_path / "missing.json")]) == 2

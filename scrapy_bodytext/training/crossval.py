@@ -68,6 +68,7 @@ from .paragraph_models import (
 )
 from .peers import peer_texts
 from .policy import print_policy
+from .tradeoff import tradeoff_table
 
 #: paragraph cuts tried; the one with the best OOF shingle F1 (mean over sources) is kept
 CUTS = (0.4, 0.45, 0.5, 0.55)
@@ -505,10 +506,14 @@ def page_results(pages: Sequence[PageData], scheme: Scheme) -> dict[str, dict]:
     """Per page of every corpus, out of fold, with URLs: the article probability the shipped map
     gives (0 for a page without main text), the page type judged, its source, its labelled type."""
     probability = scheme.article["probability"]["with URL"]
+    without = scheme.article["probability"]["without URL"]
     predicted = scheme.article["predicted"]["with URL"]
+    corpus_of = {k: name for name, ks in corpus_members(scheme.corpora).items() for k in ks}
     return {
         data.id: {
             "article_probability": round(probability.get(k, 0.0), 6) if scheme.texts.get(k) else 0.0,
+            "article_probability_without_url": round(without.get(k, 0.0), 6) if scheme.texts.get(k) else 0.0,
+            "corpus": corpus_of.get(k, ""),
             "page_type": predicted.get(k, "other"),
             "source": data.source,
             "labelled_type": scheme.types[k],
@@ -869,6 +874,12 @@ def print_judgement(pages, scheme: Scheme, corpus: str, members: Sequence[int], 
                 cells += [str(len(ks))] + ([f"{d} ({d / len(ks):.0%})" for d in dropped] if ks else ["–", "–"])
         print(f"| {group} | " + " | ".join(cells) + " |")
     print_page_types(scheme, corpus)
+    for name in ("with URL", "without URL"):
+        print()
+        print(f"Trade-off, {corpus}, {scheme.mode} folds, {name}: pages below the threshold are dropped")
+        print()
+        values = {k: probabilities[name].get(k, 0.0) if scheme.texts.get(k) else 0.0 for k in members}
+        print("\n".join(tradeoff_table(values, scheme.types, {k: pages[k].source for k in members})))
 
 
 def print_page_types(scheme: Scheme, corpus: str) -> None:
