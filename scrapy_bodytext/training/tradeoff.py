@@ -72,15 +72,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("figures", type=Path, help="a harness run's --json file (its per-page results)")
     parser.add_argument("--by", choices=("all", "corpus"), default="corpus", help="one curve, or one per corpus")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        action="append",
+        default=[],
+        help="a corpus folder whose index.jsonl names its pages (for results that do not say their corpus)",
+    )
     args = parser.parse_args(argv)
     try:
         pages = json.loads(args.figures.read_text(encoding="utf-8"))["pages"]
+        listed = {
+            json.loads(line)["id"]: folder.name
+            for folder in args.corpus
+            for line in (folder / "index.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        }
     except (OSError, ValueError, KeyError) as exc:
         print(f"tradeoff: cannot read per-page results from {args.figures}: {exc}", file=sys.stderr)
         return 2
     groups: dict[str, list[str]] = defaultdict(list)
     for page_id, row in pages.items():
-        groups[row.get("corpus", "all") if args.by == "corpus" else "all"].append(page_id)
+        corpus = row.get("corpus") or listed.get(page_id, "all")
+        groups[corpus if args.by == "corpus" else "all"].append(page_id)
     for name, ids in sorted(groups.items()):
         print(f"\n## Trade-off, {name}: out of fold, with URL; pages below the threshold are dropped\n")
         rows = {k: pages[k] for k in ids}
