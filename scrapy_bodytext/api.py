@@ -108,6 +108,13 @@ def apply_site_verdict(result: ExtractionResult, verdict: Any, memory: SiteMemor
     page_type = result.page_type
     if is_article != result.is_article:
         page_type = "article" if is_article else ("other" if page_type == "article" else page_type)
+    probability = float(verdict.probability)
+    if page_type == "article" or result.page_type == "article":
+        type_probability = probability if page_type == "article" else 1.0 - probability
+    else:  # the same type among the others: its share of what is not the article's, rescaled
+        rest = 1.0 - result.article_probability
+        share = result.page_type_probability / rest if rest > 0 else 1.0
+        type_probability = min(1.0, share * (1.0 - probability))
     text = result.text
     if is_article and result.output_format == "text":
         text = memory.strip_boilerplate(url, text)
@@ -115,9 +122,10 @@ def apply_site_verdict(result: ExtractionResult, verdict: Any, memory: SiteMemor
     return replace(
         result,
         text=text,
-        article_probability=float(verdict.probability),
+        article_probability=probability,
         is_article=is_article,
         page_type=page_type,
+        page_type_probability=type_probability,
         debug=debug,
     )
 
@@ -244,11 +252,16 @@ def extract_with_config(
         debug["nesting_truncated"] = True
     is_article = probability >= config.threshold and has_text
     page_type = found.page_type if has_text and found.page_type else "article" if is_article else "other"
+    if has_text and found.page_type and found.page_type_probability is not None:
+        type_probability = min(1.0, max(0.0, float(found.page_type_probability)))
+    else:  # a method that tells only articles apart: its type is as sure as its verdict
+        type_probability = probability if page_type == "article" else 1.0 - probability
     return ExtractionResult(
         text=text,
         article_probability=probability,
         is_article=is_article,
         page_type=page_type,
+        page_type_probability=type_probability,
         extractor=name,
         reason=reason,
         detail=found.detail,

@@ -20,7 +20,9 @@ class ExtractionResult:
     the method's judgement of the kind of page (``article``, ``listing``, ``forum``, ``product``,
     ``collection``, ``documentation``, ``service`` or ``other``; methods that tell only articles apart
     give ``article`` for a page that ``is_article`` and ``other`` otherwise); the default method types
-    a page ``article`` from its decision rule up, which may lie below the threshold. ``template`` and
+    a page ``article`` from its decision rule up, which may lie below the threshold;
+    ``page_type_probability`` is how likely that type is (an article's: ``article_probability``; another
+    type's: its share among the other types of what is not the article's probability). ``template`` and
     ``links`` are what site memory weighs (``scrapy_bodytext.sites``), filled by the default method
     only; they are inputs, not item values, so ``as_dict`` leaves them out.
     """
@@ -52,6 +54,7 @@ class ExtractionResult:
     links: tuple[
         str, ...
     ] = ()  # absolute URLs of the links inside the selection, bounded (site memory; not an item value)
+    page_type_probability: float = 0.0  # the probability of ``page_type`` (an article's: ``article_probability``)
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, name: str):
@@ -80,6 +83,7 @@ VALUE_NAMES: dict[str, str] = {
     "article_probability": "article_probability",
     "is_article": "is_article",
     "page_type": "page_type",
+    "page_type_probability": "page_type_probability",
     "extractor": "extractor",
     "reason": "reason",
     "detail": "detail",

@@ -166,3 +166,37 @@ def test_article_judgement_on_the_corpus(corpus):
     figures = figures_of(corpus, "bodytext", model.load_model().article_threshold)  # pages typed articles
     assert figures["accuracy"] >= ACCURACY_FLOOR, figures["accuracy"]
     assert figures["articles_dropped"] <= MAX_ARTICLES_DROPPED * figures["articles"], figures["articles_dropped"]
+
+
+def test_the_page_type_comes_with_its_probability():
+    """An article's type is as likely as the article; another type gets its share of the rest; a
+    site's verdict that overturns the page rescales it; every output names it."""
+    from dataclasses import replace
+
+    from blog_site import blog
+
+    from scrapy_bodytext.api import apply_site_verdict
+    from scrapy_bodytext.sites import SiteVerdict
+
+    pages, kinds = blog(20)
+    post = next(path for path, kind in kinds.items() if kind == "article")
+    found = extract(pages[post][0], url=f"https://blog.example.org{post}")
+    assert found.page_type == "article" and found.page_type_probability == found.article_probability
+    listing = next(
+        result
+        for result in (extract(pages[path][0], url=f"https://blog.example.org{path}") for path in sorted(pages))
+        if result.page_type not in ("article", "other")
+    )
+    assert 0 < listing.page_type_probability <= 1 - listing.article_probability + 1e-9
+    assert listing.as_dict()["page_type_probability"] == listing.page_type_probability
+
+    class Plain:
+        def strip_boilerplate(self, url, text):
+            return text
+
+    dropped = apply_site_verdict(found, SiteVerdict(0.2, found.article_probability, False, True), Plain(), "u")
+    assert (dropped.page_type, dropped.page_type_probability) == ("other", pytest.approx(0.8))
+    lowered = apply_site_verdict(listing, SiteVerdict(0.0, listing.article_probability, False, True), Plain(), "u")
+    share = listing.page_type_probability / (1 - listing.article_probability)
+    assert lowered.page_type == listing.page_type and lowered.page_type_probability == pytest.approx(share)
+    assert replace(found, page_type_probability=0.5).value("page_type_probability") == 0.5

@@ -45,6 +45,7 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
         "main_text",
         "article_probability",
         "page_type",
+        "page_type_probability",
         "title",
         "published",
         "modified",

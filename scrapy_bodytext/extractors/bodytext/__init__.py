@@ -223,7 +223,9 @@ def extract(doc: Document, options: Options) -> Extraction:
     # paragraphs are would otherwise take the article's text with it)
     article = without_comments(paras, keep)
     row = page.article_row(paras, page.page_evidence(doc, paras), article, scored.scores)
-    page_type, probability = model.judge(row, page.short_body_factor(sum(paras.chars[i] for i in article)))
+    page_type, probability, type_probability = model.judge(
+        row, page.short_body_factor(sum(paras.chars[i] for i in article))
+    )
     return Extraction(
         slots,
         probability,
@@ -235,4 +237,5 @@ def extract(doc: Document, options: Options) -> Extraction:
         caption_slots,
         template_signature(doc, slots),
         selection_links(doc, slots),
+        type_probability,
     )

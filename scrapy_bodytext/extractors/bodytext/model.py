@@ -224,16 +224,23 @@ class Model:
         ``page.FEATURES`` (name -> value)."""
         return self.judge(row)[1]
 
-    def judge(self, row: Mapping[str, float], factor: float = 1.0) -> tuple[str, float]:
-        """The page type and the calibrated article probability of a page's ``page.FEATURES`` (the
-        probability multiplied by ``factor`` first): ``article`` from ``article_threshold`` up, else
-        the likeliest of the other types."""
+    def judge(self, row: Mapping[str, float], factor: float = 1.0) -> tuple[str, float, float]:
+        """The page type, the calibrated article probability of a page's ``page.FEATURES`` (the
+        probability multiplied by ``factor`` first) and the probability of that type: ``article``
+        from ``article_threshold`` up (its probability the article probability), else the likeliest of
+        the other types (its share among them of what is not the article's probability)."""
         table = Table.of_rows([row], ARTICLE_FEATURES, "article features")
         shares = self.article.probabilities(table)[0]
         types = self.article.types
         score = float(shares[types.index("article")]) if "article" in types else 0.0
         probability = min(1.0, max(0.0, self.calibration(score))) * factor
-        return page_type(types, shares, probability, self.article_threshold), probability
+        kind = page_type(types, shares, probability, self.article_threshold)
+        if kind == "article":
+            return kind, probability, probability
+        others = {other: float(share) for other, share in zip(types, shares) if other != "article"}
+        total = sum(others.values())
+        share = others.get(kind, 0.0) / total if total > 0 else 1.0
+        return kind, probability, share * (1.0 - probability)
 
     def to_json(self) -> dict[str, Any]:
         return {
