@@ -1,4 +1,5 @@
-"""Shared fixtures: the labelled dev corpus (when ../shared/corpus is beside the checkout)."""
+"""Shared fixtures (the labelled dev corpus, when ../shared/corpus is beside the checkout), and the
+grouping that keeps the tests sharing expensive work in one worker of a parallel run (pytest-xdist)."""
 
 from __future__ import annotations
 
