@@ -4,6 +4,7 @@ peer libraries, measured in one run. Prints Markdown tables ready for the README
 
     python benchmarks/benchmark.py [DIR] [--extractor NAME ...] [--no-peers] [--json FILE]
     python benchmarks/benchmark.py [DIR] --alternate [--extractor NAME ...] [--source NAME] [--rounds N] [--profile N]
+    python benchmarks/benchmark.py [DIR] --stages [--source NAME] [--profile N]
 
 DIR defaults to ../shared/corpus/dev next to the checkout. Every method runs over the whole corpus in
 its own freshly spawned process, which reads the pages one at a time, so the peak RSS reported is that
@@ -15,8 +16,12 @@ the front end alone (decoding, parsing and the shared columns: ``load_document``
 methods (the default one unless ``--extractor`` names others) each process the page in turn (the
 order rotating from page to page), so that every method meets the same state of caches and machine.
 It prints each one's CPU time per page and its ratio to bare lxml, over all rounds and as the median
-of the per-round ratios. ``--profile N`` then profiles the front end and the default method over the
-corpus and prints the N functions with the largest cumulative and own times (cProfile). ``--source``
+of the per-round ratios. It then prints where the default method's time goes, stage by stage, as a
+crawl runs a page (``extract`` with the page's URL and a site memory): the functions of each stage
+are wrapped and timed in place (``StageClock``), bare lxml taking turns with it page by page for the
+ratio. ``--stages`` prints that stage table alone (no alternating rounds). ``--profile N`` then
+profiles the same runs and prints the N functions with the largest cumulative and own times
+(cProfile; run it with ``BODYTEXT_PURE_PYTHON=1`` to see the compiled modules' functions). ``--source``
 keeps only the pages of one source.
 
 Methods:
@@ -49,6 +54,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from scrapy_bodytext._core import build
 from scrapy_bodytext.api import extract_with_config, load_document
 from scrapy_bodytext.config import ExtractConfig
 from scrapy_bodytext.evaluation.corpus import iter_corpus
@@ -239,99 +245,167 @@ def alternating_table(seconds: dict[str, list[float]], pages: int) -> str:
     return markdown_table(headers, rows)
 
 
-#: the default method's steps, in the order a page goes through them (``stage_seconds``)
-GROUPS = (
-    ("front end", "decoding, parsing, cleaning and the shared columns (`read_page`)"),
-    ("metadata", "title, dates, authors, ... (`metadata.read_metadata`)"),
-    ("paragraphs", "paragraphs and their first-pass features (`units.paragraphs`)"),
-    ("first pass", "the first-pass model"),
-    ("second pass", "context features and the second-pass model"),
-    ("judge", "the selection, page evidence and the article model"),
-    ("output", "writing the main text"),
+#: the default method's stages as a crawl runs a page through them (``extract`` with a site memory), each
+#: the functions whose CPU time it counts: (module, attribute), or (module, class, method)
+STAGES: tuple[tuple[str, str, tuple[tuple[str, ...], ...]], ...] = (
+    (
+        "front end",
+        "decoding, parsing, cleaning and the shared columns, to the `Document` (`api.read_page`, metadata left out)",
+        (("scrapy_bodytext.api", "read_page"),),
+    ),
+    (
+        "metadata",
+        "title, dates, authors, ... from the tree before it is cleaned (`metadata.read_metadata`)",
+        (("scrapy_bodytext.api", "read_metadata"),),
+    ),
+    (
+        "paragraph features",
+        "the paragraphs and their feature rows, then the context rows (`units.paragraphs`, `context.context_rows`)",
+        (
+            ("scrapy_bodytext.extractors.bodytext.units", "paragraphs"),
+            ("scrapy_bodytext.extractors.bodytext.context", "context_rows"),
+        ),
+    ),
+    (
+        "paragraph scores",
+        "the first- and second-pass models and the selection (`Model.first_pass`, `Model.second_pass`, "
+        "`select`, comments and captions)",
+        (
+            ("scrapy_bodytext.extractors.bodytext.model", "Model", "first_pass"),
+            ("scrapy_bodytext.extractors.bodytext.model", "Model", "second_pass"),
+            ("scrapy_bodytext.extractors.bodytext", "select"),
+            ("scrapy_bodytext.extractors.bodytext", "comment_paragraphs"),
+            ("scrapy_bodytext.extractors.bodytext", "article_captions"),
+            ("scrapy_bodytext.extractors.bodytext", "without_comments"),
+        ),
+    ),
+    (
+        "page features",
+        "the page evidence and the judge's row (`page.page_evidence`, `page.article_row`, `page.short_body_factor`)",
+        (
+            ("scrapy_bodytext.extractors.bodytext.page", "page_evidence"),
+            ("scrapy_bodytext.extractors.bodytext.page", "article_row"),
+            ("scrapy_bodytext.extractors.bodytext.page", "short_body_factor"),
+        ),
+    ),
+    (
+        "judge",
+        "the page-type model and its calibration (`Model.judge`)",
+        (("scrapy_bodytext.extractors.bodytext.model", "Model", "judge"),),
+    ),
+    (
+        "site evidence",
+        "the selection's template signature and links (`signature`), the site memory's verdict and furniture "
+        "lines (`api.with_site_memory`: `SiteMemory.decide`, `strip_boilerplate`; pages with a URL)",
+        (
+            ("scrapy_bodytext.extractors.bodytext", "template_signature"),
+            ("scrapy_bodytext.extractors.bodytext", "selection_links"),
+            ("scrapy_bodytext.api", "with_site_memory"),
+        ),
+    ),
+    (
+        "output",
+        "writing the main text and the captions (`write_selection`, `shows_text`)",
+        (("scrapy_bodytext.api", "write_selection"), ("scrapy_bodytext.api", "shows_text")),
+    ),
 )
+OTHER = "other"
 
 
-def stage_seconds(page, config: ExtractConfig) -> dict[str, float] | None:
-    """CPU seconds of each of the default method's steps (``GROUPS``) on ``page``: the steps of
-    ``extract_with_config``, ``bodytext.score`` and ``bodytext.extract``, called one by one in the
-    same order (None: the page was skipped before any method ran)."""
-    from scrapy_bodytext.api import read_page
-    from scrapy_bodytext.extractors.bodytext import context, select, units
-    from scrapy_bodytext.extractors.bodytext import page as judge
-    from scrapy_bodytext.extractors.bodytext.model import load_model
-    from scrapy_bodytext.metadata import read_declared, read_metadata
-    from scrapy_bodytext.output.formats import write_selection
-    from scrapy_bodytext.page.parse import parse_html
-    from scrapy_bodytext.result import LimitExceeded
+class StageClock:
+    """Wraps every function of ``STAGES`` so that each call adds the CPU time of the thread it took to
+    its stage, less the time of the wrapped calls inside it (``read_page`` holds ``read_metadata``):
+    the real code path, timed in place. ``restore`` puts the functions back."""
 
-    model, cpu = load_model(), time.thread_time
-    seconds = dict.fromkeys([name for name, _ in GROUPS], 0.0)
-    started = cpu()
-    try:
-        doc = read_page(page.body, config.replace(metadata=False), url=page.url, encoding=page.charset)[0]
-    except LimitExceeded:
-        return None
-    seconds["front end"] = cpu() - started
-    if not doc.texts:
-        return None
-    root = parse_html(page_text(page)).root  # metadata reads the tree before it is cleaned: a tree of its own
-    started = cpu()
-    read_metadata(root, page.url, read_declared(root))
-    seconds["metadata"] = cpu() - started
-    started = cpu()
-    paras = units.paragraphs(doc)
-    seconds["paragraphs"] = cpu() - started
-    if not paras.candidates:
-        return seconds
-    started = cpu()
-    first = model.first_pass(paras.rows)
-    seconds["first pass"] = cpu() - started
-    started = cpu()
-    firsts = [0.0] * len(paras.starts)
-    for i, value in zip(paras.candidates, first.tolist()):
-        firsts[i] = value
-    scores = [0.0] * len(paras.starts)
-    for i, value in zip(
-        paras.candidates, model.second_pass(paras.rows.join(context.context_rows(paras, firsts))).tolist()
-    ):
-        scores[i] = value
-    seconds["second pass"] = cpu() - started
-    started = cpu()
-    keep = select(paras, scores, model.cut, model.relative_cut, model.guard)
-    evidence = judge.page_evidence(doc, paras)
-    model.article_probability(judge.article_row(paras, evidence, keep, scores))
-    seconds["judge"] = cpu() - started
-    started = cpu()
-    write_selection(doc, [slot for i in keep for slot in range(paras.starts[i], paras.ends[i])])
-    seconds["output"] = cpu() - started
-    return seconds
+    def __init__(self) -> None:
+        import importlib
+
+        self.seconds = dict.fromkeys([name for name, _, _ in STAGES], 0.0)
+        self._inner: list[float] = []  # per open call: the seconds of the wrapped calls inside it
+        self._undo: list[tuple[object, str, object]] = []
+        for stage, _, targets in STAGES:
+            for target in targets:
+                owner = importlib.import_module(target[0])
+                if len(target) == 3:
+                    owner = getattr(owner, target[1])
+                name = target[-1]
+                original = getattr(owner, name)
+                self._undo.append((owner, name, original))
+                setattr(owner, name, self._wrap(stage, original))
+
+    def _wrap(self, stage: str, original: Callable) -> Callable:
+        cpu, inner, seconds = time.thread_time, self._inner, self.seconds
+
+        def timed(*args, **kwargs):
+            inner.append(0.0)
+            started = cpu()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                took = cpu() - started
+                seconds[stage] += took - inner.pop()
+                if inner:
+                    inner[-1] += took
+
+        return timed
+
+    def restore(self) -> None:
+        for owner, name, original in reversed(self._undo):
+            setattr(owner, name, original)
+        self._undo.clear()
+
+
+def crawl_page_method():
+    """A page as the crawl's pipeline extracts it by default: ``extract`` with the page's URL and a
+    site memory of this process (one for the whole run, as a crawl has)."""
+    from scrapy_bodytext.api import extract
+    from scrapy_bodytext.sites import SiteMemory
+
+    memory = SiteMemory()
+    return lambda page: extract(page.body, url=page.url, encoding=page.charset, memory=memory if page.url else None)
 
 
 def cost_table(folder: Path, source: str | None = None) -> str:
-    """Each step's share of the default method's CPU time over the corpus (``stage_seconds``)."""
-    config = ExtractConfig()
-    totals = dict.fromkeys([name for name, _ in GROUPS], 0.0)
+    """Each stage's share of the default method's CPU time over the corpus, timed in place
+    (``StageClock``), beside bare lxml parsing of the same pages in the same run (page by page, the
+    two taking turns)."""
+    bare, run = lxml_method(), crawl_page_method()
+    clock = StageClock()
+    cpu = time.thread_time
+    whole = lxml = 0.0
     pages = 0
-    for page in selected_pages(folder, source):
-        found = stage_seconds(page, config)
-        if found is None:
-            continue
-        pages += 1
-        for name, value in found.items():
-            totals[name] += value
-    whole = sum(totals.values()) or 1.0
-    rows = [
-        [name, what, fmt(1000 * totals[name] / max(pages, 1), 2), f"{100 * totals[name] / whole:.1f} %"]
-        for name, what in GROUPS
+    try:
+        for number, page in enumerate(selected_pages(folder, source)):
+            pages += 1
+            for step in ("lxml", "method") if number % 2 else ("method", "lxml"):
+                started = cpu()
+                if step == "lxml":
+                    bare(page)
+                    lxml += cpu() - started
+                else:
+                    run(page)
+                    whole += cpu() - started
+    finally:
+        clock.restore()
+    totals = {**clock.seconds, OTHER: whole - sum(clock.seconds.values())}
+    per_page = lambda seconds: fmt(1000 * seconds / max(pages, 1), 2)  # noqa: E731
+    ratio = lambda seconds: fmt(seconds / lxml, 2) if lxml else "-"  # noqa: E731
+    described = [(name, what) for name, what, _ in STAGES] + [
+        (OTHER, "the rest of `extract` (glue, result, time checks)")
     ]
-    rows.append(["all", f"{pages} pages", fmt(1000 * whole / max(pages, 1), 2), "100.0 %"])
-    return markdown_table(["step", "what", "CPU ms/page", "share"], rows)
+    rows = [
+        [name, what, per_page(totals[name]), f"{100 * totals[name] / (whole or 1.0):.1f} %", ratio(totals[name])]
+        for name, what in described
+    ]
+    rows.append(["all", f"{pages} pages", per_page(whole), "100.0 %", ratio(whole)])
+    rows.append([BASELINE, "bare parsing of the same pages, same run (decoding included)", per_page(lxml), "", "1.00"])
+    return markdown_table(["stage", "what", "CPU ms/page", "share", "× lxml"], rows)
 
 
 def profile(folder: Path, top: int, source: str | None = None) -> str:
-    """cProfile of the front end and the default method over the corpus: the ``top`` functions by
-    cumulative time, then by own time."""
-    runner = extractor_method(ExtractConfig().extractor)
+    """cProfile of the default method over the corpus as ``cost_table`` runs it (front end and site
+    memory included): the ``top`` functions by cumulative time, then by own time."""
+    runner = crawl_page_method()
     profiler = cProfile.Profile()
     for page in selected_pages(folder, source):
         profiler.enable()
@@ -344,26 +418,34 @@ def profile(folder: Path, top: int, source: str | None = None) -> str:
     return out.getvalue()
 
 
-def run_alternating(folder: Path, names: list[str], rounds: int, top: int, source: str | None = None) -> None:
+def run_alternating(
+    folder: Path, names: list[str], rounds: int, top: int, source: str | None = None, stages_only: bool = False
+) -> None:
     pages = sum(1 for _ in selected_pages(folder, source))
-    seconds = alternate(folder, names, rounds, source)
     chosen = f" (source {source})" if source else ""
-    print(f"Corpus {folder}{chosen}: {pages} pages, {rounds} round(s); {machine_description()['summary']}")
+    shown = "stages only" if stages_only else f"{rounds} round(s)"
+    print(f"Corpus {folder}{chosen}: {pages} pages, {shown}; core: {build()}; {machine_description()['summary']}")
+    if not stages_only:
+        seconds = alternate(folder, names, rounds, source)
+        print()
+        print(
+            "CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
+            "included); the front end is decoding, parsing and the shared columns without any method."
+        )
+        print()
+        print(alternating_table(seconds, pages))
     print()
     print(
-        "CPU time per page, the methods taking turns page by page in one process (decoding and parsing "
-        "included); the front end is decoding, parsing and the shared columns without any method."
+        "Where the default method's time goes, stage by stage, as a crawl runs it (extract() with the page's URL "
+        "and a site memory): each stage's functions timed in place (CPU time of the thread), bare lxml parsing "
+        "of the same pages taking turns with it:"
     )
-    print()
-    print(alternating_table(seconds, pages))
-    print()
-    print("Where the default method's time goes, step by step (each step timed on its own, CPU time of the thread):")
     print()
     print(cost_table(folder, source))
     if top:
         print()
         print(
-            f"Profile of the default method ({ExtractConfig().extractor}, front end included), top {top} by "
+            f"Profile of the default method ({ExtractConfig().extractor}, as in the stage table), top {top} by "
             "cumulative time, then by own time:"
         )
         print()
@@ -437,15 +519,20 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="with --alternate: also print the N functions the default method spends most time in",
     )
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="the stage table (and --profile) only, without the alternating rounds",
+    )
     args = parser.parse_args(argv)
     folder = Path(args.corpus)
     if not (folder / "index.jsonl").is_file():
         parser.error(f"{folder}: no index.jsonl")
     if args.rounds < 1 or args.profile < 0:
         parser.error("--rounds must be at least 1 and --profile not negative")
-    if args.alternate:
+    if args.alternate or args.stages:
         names = args.extractor or [ExtractConfig().extractor]
-        run_alternating(folder, names, args.rounds, args.profile, args.source)
+        run_alternating(folder, names, args.rounds, args.profile, args.source, args.stages)
         return 0
 
     present, missing = available_extractors()

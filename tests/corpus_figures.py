@@ -15,10 +15,8 @@ def figures_of(pages, name: str, threshold: float | None = None) -> dict:
     """``summarize`` figures of extractor ``name``: ``f1_mean`` over the article pages, ``errors``,
     ``ms_per_page`` (CPU time, decoding and parsing included), ...; computed once per page list
     (the session's ``corpus`` fixture), extractor and article threshold (``None``: the default)."""
-    key = (id(pages), name, threshold)
+    config = ExtractConfig(extractor=name) if threshold is None else ExtractConfig(extractor=name, threshold=threshold)
+    key = (id(pages), name, config.threshold)  # the default threshold named or not: one run
     if key not in _FIGURES:
-        config = (
-            ExtractConfig(extractor=name) if threshold is None else ExtractConfig(extractor=name, threshold=threshold)
-        )
         _FIGURES[key] = summarize(Run(name, run_pages(pages, build_our_runner(config))))
     return _FIGURES[key]

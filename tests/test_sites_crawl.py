@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -143,9 +142,7 @@ def test_the_site_evidence_is_written_when_asked_for(server, tmp_path):
 
 
 def test_a_crawl_with_two_requests_at_once_and_waiting_finishes_and_loses_nothing(server, tmp_path):
-    started = time.monotonic()
-    found = crawl(tmp_path, server, CONCURRENT_REQUESTS=2)
-    assert time.monotonic() - started < 60
+    found = crawl(tmp_path, server, CONCURRENT_REQUESTS=2)  # the crawl ends on its own: run_crawl's timeout
     assert found.stat("response_received_count") == len(PAGES)
     assert found.stat("bodytext/sites/waited") > 0
     assert found.stat("bodytext/sites/waiting_max") <= 16
@@ -156,7 +153,6 @@ def test_a_crawl_waiting_on_itself_releases_the_oldest_at_once(server, tmp_path)
     """Only pages the page judge is unsure of (date archives, service pages), each allowed to wait a
     minute: no page of the site ever settles them, so at the end every response the scraper holds is
     waiting, nothing downloads, and they are decided one after the other at once, not after the minute."""
-    started = time.monotonic()
     found = crawl(
         tmp_path,
         server,
@@ -166,7 +162,6 @@ def test_a_crawl_waiting_on_itself_releases_the_oldest_at_once(server, tmp_path)
         BODYTEXT_SITE_WAIT_SECONDS=60,
         BODYTEXT_REJECTED_FEED=str(tmp_path / "review.jsonl"),
     )
-    assert time.monotonic() - started < 50
     nothing_lost(found)
     assert found.stat("response_received_count") == len(UNSURE)
     released = found.stat("bodytext/sites/released_when_stalled")
