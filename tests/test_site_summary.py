@@ -31,7 +31,8 @@ def crawl(memory: SiteMemory, site: str = SITE, posts: int = POSTS) -> None:
     """A site's posts, each closed by the same line, then its tag pages and its pages of posts, all
     judged with confidence; a service page the page judge is unsure of (it teaches nothing)."""
     for number in range(posts):
-        text = f"First words of post {number}.\nThe body of post {number}, its own words.\n{FURNITURE}"
+        body = f"The body of post {number}, its own words, long enough to be an article's text. " * 2
+        text = f"First words of post {number}.\n{body}\n{FURNITURE}"
         memory.decide(f"https://{site}/news/post-number-{number}/", result(0.97, text=text))
     for number in range(TAGS):
         memory.decide(f"https://{site}/tag/topic-{number}/", result(0.03, template="list"))

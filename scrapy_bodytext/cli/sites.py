@@ -29,13 +29,15 @@ def shown_url(url: str) -> str:
 
 
 def run_sites(args: argparse.Namespace) -> int:
-    from ..duplicates.redis_index import redis_client
     from ..sites.redis_memory import RedisStore
+    from ..stores import StoreUnavailable
+    from ..stores.redis_link import RedisLink
 
     command = "scrapy-bodytext sites"
     where = f"{shown_url(args.redis_url)} under {args.prefix}"
     try:
-        client = redis_client(args.redis_url, "scrapy-bodytext sites")
+        link = RedisLink(args.redis_url)
+        client = link.client(command)
     except ValueError as exc:  # not a redis:// URL
         raise UsageError(f"--redis-url {shown_url(args.redis_url)}: {exc}") from None
     except ImportError as exc:  # the redis extra is not installed
@@ -44,7 +46,7 @@ def run_sites(args: argparse.Namespace) -> int:
     import redis  # present: the client was made
 
     try:
-        store = RedisStore(args.redis_url, prefix=args.prefix, max_sites=1, client=client)
+        store = RedisStore(link, prefix=args.prefix, max_sites=1, client=client)
         if args.site:
             site = site_key(args.site) if "://" in args.site else args.site.lower()
             found = summarize_site(store, site, most=args.shapes)
@@ -54,11 +56,12 @@ def run_sites(args: argparse.Namespace) -> int:
             summaries = [found]
         else:
             summaries = memory_summaries(store, most=args.shapes)
-    except (redis.ConnectionError, redis.TimeoutError) as exc:
-        print(f"{command}: cannot reach Redis at {shown_url(args.redis_url)}: {_reason(exc)}", file=sys.stderr)
-        return FAILED
     except Exception as exc:  # noqa: BLE001 - redis' other errors: a wrong password, a key of another type
-        print(f"{command}: cannot read the site memory at {where}: {_reason(exc)}", file=sys.stderr)
+        cause = exc.__cause__ if isinstance(exc, StoreUnavailable) and exc.__cause__ is not None else exc
+        if isinstance(cause, (redis.ConnectionError, redis.TimeoutError)):
+            print(f"{command}: cannot reach Redis at {shown_url(args.redis_url)}: {_reason(cause)}", file=sys.stderr)
+        else:
+            print(f"{command}: cannot read the site memory at {where}: {_reason(cause)}", file=sys.stderr)
         return FAILED
     finally:
         client.close()
