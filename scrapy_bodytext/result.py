@@ -20,8 +20,8 @@ class ExtractionResult:
     the method's judgement of the kind of page (``article``, ``listing``, ``forum``, ``product``,
     ``collection``, ``documentation``, ``service`` or ``other``; methods that tell only articles apart
     give ``article`` for a page that ``is_article`` and ``other`` otherwise); the default method types
-    a page ``article`` from its decision rule up, which may lie below the threshold. ``template`` and
-    ``links`` are what site memory weighs (``scrapy_bodytext.sites``), filled by the default method
+    a page ``article`` from its decision rule up, which may lie below the threshold. ``template``,
+    ``links`` and ``signals`` are what site memory weighs (``scrapy_bodytext.sites``), filled by the default method
     only; they are inputs, not item values, so ``as_dict`` leaves them out.
     """
 
@@ -52,6 +52,7 @@ class ExtractionResult:
     links: tuple[
         str, ...
     ] = ()  # absolute URLs of the links inside the selection, bounded (site memory; not an item value)
+    signals: tuple[str, ...] = ()  # page-level signals the page shows (site memory; not an item value)
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, name: str):

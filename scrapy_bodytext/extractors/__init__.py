@@ -46,6 +46,7 @@ class Extraction:
     caption_slots: Sequence[int] = ()  # the article's captions and picture credits, where told apart
     template: str = ""  # the template signature (``page.signature``), for site memory; "" when not made
     links: tuple[str, ...] = ()  # absolute URLs of the links inside the selection, for site memory
+    signals: tuple[str, ...] = ()  # page-level signals (``page.signature.page_signals``), for site memory
 
 
 def names() -> list[str]:
