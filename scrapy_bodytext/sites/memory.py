@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 from ..extractors.bodytext.page import MIN_BODY_CHARS
+from ..page.signature import SIGNALS
 from ..result import ExtractionResult, Reason
 from . import boilerplate
 from .evidence import STORED, PageKeys, explain, make_mark, parse_mark, read_counts, site_links
@@ -98,13 +99,17 @@ class SiteMemory:
         evidence = {
             "site": keys.site,
             "shape": keys.shape,
+            "dated_shape": keys.dated,
             "template": keys.template,
             "counts": {
                 "site": list(counts.site),
                 "shape": list(counts.shape),
                 "coarse": list(counts.coarse),
+                "dated": list(counts.dated),
                 "template": list(counts.template),
+                "signals": dict(zip(SIGNALS, counts.signals)),
             },
+            "signals": list(keys.signals),
             "links": counts.links,
             "site_links": sum(links.values()),
             "page_probability": round(page_probability, 4),
@@ -150,7 +155,7 @@ class SiteMemory:
         if count_lines:
             increments[STORED] = 1
             increments.update(dict.fromkeys(boilerplate.counted_lines(result.text), 1))
-        mark = make_mark(article, keys.template, count_lines)
+        mark = make_mark(article, keys.template, count_lines, keys.signals if article else ())
         return self.store.update(keys.site, increments, {keys.mark: mark}, unless=keys.mark)
 
     def decide(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:
