@@ -160,8 +160,10 @@ READ_MORE = frozenset(
 #: a related-post box as often as a list)
 SIGNAL_MIN = {"read_more": 2, "times": 3, "heading_links": 3}
 #: the signals, in a fixed order: several "read more" links, several ``<time>`` elements, several
-#: same-site links inside headings, an ``og:type`` other than ``article``, a feed of the page's own path
-SIGNALS = ("read_more", "times", "heading_links", "not_og_article", "own_feed")
+#: same-site links inside headings, an ``og:type`` other than ``article``, a feed of the page's own
+#: path, no date at all (no ``<time>`` element, no declared publication date: a post is dated, a
+#: service page is not)
+SIGNALS = ("read_more", "times", "heading_links", "not_og_article", "own_feed", "undated")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _LINK_NOISE_RE = re.compile(r"[^\w\s]+")
 #: link texts longer than this are titles, not "more" links
@@ -225,6 +227,8 @@ def _signals(doc: Document) -> tuple[str, ...]:
     feeds = doc.claims.feeds
     if feeds and doc.url and _own_feed(doc.url, feeds):
         found.append("own_feed")
+    if not times and not doc.published:
+        found.append("undated")
     return tuple(found)
 
 
