@@ -90,7 +90,7 @@ class SiteMemory:
         links = site_links(keys, result.links)
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
-        probability = weights.site_probability(page_probability, features(page_probability, counts), sum(counts.site))
+        probability = weights.site_probability(page_probability, features(page_probability, counts), counts.site[0])
         # a page the page judge calls a non-article with confidence is dropped at once; any other waits
         # for its site's evidence (a home page or a list judged an article with confidence is common)
         settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence

@@ -168,8 +168,8 @@ class Weights:
     def site_probability(self, page_probability: float, named: dict[str, float], known: int) -> float:
         """The article probability after site evidence, decided at ``DECISION``: the fitted
         combination (moved so that its threshold falls on ``DECISION``) weighed with the page's own
-        probability by how much the site has taught, ``known`` confident verdicts out of
-        ``min_evidence``. A site the memory knows nothing of leaves the page's own probability as it
+        probability by how much the site has taught of its articles, ``known`` confident articles out
+        of ``min_evidence`` (a site known by its lists alone says little of what its posts look like). A site the memory knows nothing of leaves the page's own probability as it
         is: the combination was fitted on pages of sites it knew, and the absence of evidence is no
         evidence against a page."""
         share = min(1.0, known / self.min_evidence) if self.min_evidence > 0 else 1.0
