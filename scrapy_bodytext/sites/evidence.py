@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from ..page.signature import SIGNALS
@@ -129,8 +129,9 @@ def read_counts(
     return found, (str(mark) if mark else None)
 
 
-def explain(page_probability: float, probability: float, counts: Counts) -> str:
-    """One line saying what moved the page's probability, for logs and the item."""
+def explain(page_probability: float, probability: float, counts: Counts, weighed: Collection[str] = ()) -> str:
+    """One line saying what moved the page's probability, for logs and the item; ``weighed``: the
+    features the combination gives a weight (signal verdicts are said only when weighed)."""
     moved = probability - page_probability
     if abs(moved) < 0.05:
         return "the page's own verdict (site evidence agrees or is too thin)"
@@ -148,6 +149,8 @@ def explain(page_probability: float, probability: float, counts: Counts) -> str:
     if counts.dated[0] and not counts.shape[0]:
         parts.append(f"its shape from the date on: {counts.dated[0]} confident articles")
     lacking, missing = signal_verdicts(counts)
+    lacking = lacking if "signal_lacking" in weighed else 0
+    missing = missing if "signal_missing" in weighed else 0
     if lacking:
         shown = [
             name for name, on, n in zip(SIGNALS, counts.shown, counts.signals) if on and n <= SIGNAL_RARE * articles

@@ -113,7 +113,9 @@ class SiteMemory:
             "links": counts.links,
             "site_links": sum(links.values()),
             "page_probability": round(page_probability, 4),
-            "why": f"{capped}: never raised by its site" if capped else explain(page_probability, probability, counts),
+            "why": f"{capped}: never raised by its site"
+            if capped
+            else explain(page_probability, probability, counts, weights.weights),
         }
         if capped:
             evidence["capped"] = capped
