@@ -272,6 +272,7 @@ def extract_with_config(
         plain_text=plain_text,
         template=found.template,
         links=tuple(found.links),
+        signals=tuple(found.signals),
         debug=debug,
         **result_values(metadata, doc.lang or doc.meta_lang, found.language),
     )

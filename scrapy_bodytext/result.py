@@ -22,8 +22,8 @@ class ExtractionResult:
     give ``article`` for a page that ``is_article`` and ``other`` otherwise); the default method types
     a page ``article`` from its decision rule up, which may lie below the threshold;
     ``page_type_probability`` is how likely that type is (an article's: ``article_probability``; another
-    type's: its share among the other types of what is not the article's probability). ``template`` and
-    ``links`` are what site memory weighs (``scrapy_bodytext.sites``), filled by the default method
+    type's: its share among the other types of what is not the article's probability). ``template``,
+    ``links`` and ``signals`` are what site memory weighs (``scrapy_bodytext.sites``), filled by the default method
     only; they are inputs, not item values, so ``as_dict`` leaves them out.
     """
 
@@ -55,6 +55,7 @@ class ExtractionResult:
         str, ...
     ] = ()  # absolute URLs of the links inside the selection, bounded (site memory; not an item value)
     page_type_probability: float = 0.0  # the probability of ``page_type`` (an article's: ``article_probability``)
+    signals: tuple[str, ...] = ()  # page-level signals the page shows (site memory; not an item value)
     debug: dict = field(default_factory=dict, compare=False, repr=False)
 
     def value(self, name: str):

@@ -32,6 +32,7 @@ STAT_NAMES = (
     "waited",
     "waiting_max",
     "settled_while_waiting",
+    "taught_while_waiting",
     "released_by_count",
     "released_by_time",
     "released_when_stalled",
@@ -176,6 +177,25 @@ def test_a_crawl_waiting_on_itself_releases_the_oldest_at_once(server, tmp_path)
     assert len(evidence) == little
 
 
+def test_confident_pages_teach_while_they_wait_and_settle_each_other(server, tmp_path):
+    """The posts first, one request at a time, room for all of them to wait: each post the page
+    judge is sure of teaches its site while it waits, so once the site holds enough confident
+    verdicts the waiting posts are settled by what they taught each other, none released by a bound."""
+    found = crawl(tmp_path, server, ORDER, CONCURRENT_REQUESTS=1, BODYTEXT_SITE_WAIT_PAGES=1000)
+    taught = found.stat("bodytext/sites/taught_while_waiting")
+    settled = found.stat("bodytext/sites/settled_while_waiting")
+    assert taught > 0 and settled > 0
+    assert found.stat("bodytext/sites/released_by_count") == 0
+    assert found.stat("bodytext/sites/waited") == (
+        settled
+        + found.stat("bodytext/sites/released_when_stalled")
+        + found.stat("bodytext/sites/released_by_time")
+        + found.stat("bodytext/sites/released_on_close")
+    )
+    assert ARTICLES <= stored_paths(found)
+    nothing_lost(found)
+
+
 def test_bounds_release_the_oldest_by_count_and_by_time(server, tmp_path):
     by_count = crawl(tmp_path / "count", server, ORDER[::-1], CONCURRENT_REQUESTS=4, BODYTEXT_SITE_WAIT_PAGES=1)
     assert by_count.stat("bodytext/sites/waiting_max") == 1
@@ -272,7 +292,14 @@ def test_a_restarted_crawl_judges_its_first_page_with_what_redis_kept(server, tm
     print("learned by the first crawl (its last item's evidence):", learned)
     # a crawl started later, of the listings only, judges its first page with what the first learned
     listings_only = sorted(LISTINGS)
-    one_at_a_time = {"CONCURRENT_REQUESTS": 1, "BODYTEXT_FIELDS": ["all"], "BODYTEXT_DROP_NON_ARTICLES": False}
+    # (no waiting: a page that waits is judged again with what later pages taught, so its item's evidence
+    # would not be its first judgement's)
+    one_at_a_time = {
+        "CONCURRENT_REQUESTS": 1,
+        "BODYTEXT_FIELDS": ["all"],
+        "BODYTEXT_DROP_NON_ARTICLES": False,
+        "BODYTEXT_SITE_WAIT_PAGES": 0,
+    }
     fresh = crawl(tmp_path / "fresh", server, listings_only, **one_at_a_time)
     restarted = crawl(tmp_path / "restarted", server, listings_only, **one_at_a_time, **settings)
     print("first pages' evidence:", json.dumps([found.items[0]["site_evidence"] for found in (fresh, restarted)]))

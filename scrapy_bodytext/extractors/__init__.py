@@ -47,6 +47,7 @@ class Extraction:
     template: str = ""  # the template signature (``page.signature``), for site memory; "" when not made
     links: tuple[str, ...] = ()  # absolute URLs of the links inside the selection, for site memory
     page_type_probability: float | None = None  # the probability of ``page_type`` (None: not judged)
+    signals: tuple[str, ...] = ()  # page-level signals (``page.signature.page_signals``), for site memory
 
 
 def names() -> list[str]:

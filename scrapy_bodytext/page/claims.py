@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from ..metadata import FLAG_PUBLISHED_KEYS, jsonld, read_declared
 
+#: alternate links kept
+MAX_FEEDS = 8
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*\[?\s*"([A-Za-z]+)"')
 
 
@@ -33,6 +35,8 @@ class PageClaims:
     #: schema.org types of the JSON-LD subjects: top-level objects, ``@graph`` members and main
     #: entities, not the objects another one holds (a ``Product`` in an article's paywall markup)
     subject_types: frozenset[str] = frozenset()
+    #: ``<link rel="alternate">`` hrefs (feeds, translations), the first few
+    feeds: tuple[str, ...] = ()
 
 
 def read_claims(root, declared=None) -> PageClaims:
@@ -58,4 +62,5 @@ def read_claims(root, declared=None) -> PageClaims:
         published=published,
         structured_types=frozenset(types),
         subject_types=frozenset(kind for found in subjects for kind in jsonld.types_of(found)),
+        feeds=tuple(declared.links.get("alternate", ())[:MAX_FEEDS]),
     )

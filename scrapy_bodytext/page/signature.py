@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .document import Document
 
@@ -98,3 +98,155 @@ def selection_links(doc: Document, slots: Sequence[int], limit: int = MAX_LINKS)
         if len(found) >= limit:
             break
     return tuple(found)
+
+
+# ------------------------------------------------------------------------------ page-level signals
+#: the link texts that open a post from a list of excerpts, in the languages most often met; chosen
+#: from how blog and news themes word their "more" links, normalised as ``_link_words`` reads a
+#: link (lowercased, punctuation, arrows and ellipses dropped, white space folded)
+READ_MORE = frozenset(
+    (
+        "read more",
+        "read the rest",
+        "read the full post",
+        "read full post",
+        "read the full article",
+        "read full article",
+        "read the full story",
+        "full story",
+        "continue reading",
+        "keep reading",
+        "more",
+        "weiterlesen",
+        "mehr lesen",
+        "mehr",
+        "leia mais",
+        "continue lendo",
+        "ler mais",
+        "leer más",
+        "leer mas",
+        "seguir leyendo",
+        "sigue leyendo",
+        "lire la suite",
+        "lire plus",
+        "en savoir plus",
+        "continua a leggere",
+        "leggi tutto",
+        "leggi di più",
+        "lees meer",
+        "verder lezen",
+        "czytaj więcej",
+        "czytaj dalej",
+        "читать далее",
+        "читать дальше",
+        "подробнее",
+        "devamını oku",
+        "läs mer",
+        "les mer",
+        "læs mere",
+        "lue lisää",
+        "阅读全文",
+        "阅读更多",
+        "閱讀全文",
+        "继续阅读",
+        "続きを読む",
+        "もっと読む",
+        "더 보기",
+        "더보기",
+        "자세히 보기",
+    )
+)
+#: a signal counts from this many occurrences on the page (one "read more" or one heading link is
+#: a related-post box as often as a list)
+SIGNAL_MIN = {"read_more": 2, "times": 3, "heading_links": 3}
+#: the signals, in a fixed order: several "read more" links, several ``<time>`` elements, several
+#: same-site links inside headings, an ``og:type`` other than ``article``, a feed of the page's own
+#: path, no date at all (no ``<time>`` element, no declared publication date: a post is dated, a
+#: service page is not)
+SIGNALS = ("read_more", "times", "heading_links", "not_og_article", "own_feed", "undated")
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_LINK_NOISE_RE = re.compile(r"[^\w\s]+")
+#: link texts longer than this are titles, not "more" links
+_MAX_MORE_CHARS = 40
+
+
+def _link_words(anchor) -> str:
+    text = "".join(anchor.itertext()) if len(anchor) else (anchor.text or "")
+    if len(text) > _MAX_MORE_CHARS * 2:
+        return ""
+    return " ".join(_LINK_NOISE_RE.sub(" ", text.lower()).split())
+
+
+def _host(url: str | None) -> str:
+    try:
+        return (urlsplit(url or "").hostname or "").removeprefix("www.")
+    except ValueError:
+        return ""
+
+
+def page_signals(doc: Document) -> tuple[str, ...]:
+    """The page-level signals the page shows (names of ``SIGNALS``), from the columns of its one
+    parsed ``Document`` and its head's claims: what site memory compares with its site's confirmed
+    articles. Not an input of the page judge; a page it cannot read shows none."""
+    try:
+        return _signals(doc)
+    except (AttributeError, TypeError, ValueError):
+        return ()
+
+
+def _signals(doc: Document) -> tuple[str, ...]:
+    tags, elements = doc.tags, doc.elements
+    host = _host(doc.url)
+    more = times = heading_links = 0
+    for index, tag in enumerate(tags):
+        if tag == "a":
+            if _link_words(elements[index]) in READ_MORE:
+                more += 1
+        elif tag == "time":
+            times += 1
+        elif tag in _HEADINGS:
+            for anchor in elements[index].iter("a"):
+                href = (anchor.get("href") or "").strip()
+                if href and not href.startswith("#"):
+                    try:
+                        target = urljoin(doc.url or "", href)
+                    except ValueError:
+                        continue
+                    if _host(target) == host:
+                        heading_links += 1
+    found = []
+    if more >= SIGNAL_MIN["read_more"]:
+        found.append("read_more")
+    if times >= SIGNAL_MIN["times"]:
+        found.append("times")
+    if heading_links >= SIGNAL_MIN["heading_links"]:
+        found.append("heading_links")
+    og_type = doc.og_type
+    if og_type and og_type != "article" and not og_type.startswith("article"):
+        found.append("not_og_article")
+    feeds = doc.claims.feeds
+    if feeds and doc.url and _own_feed(doc.url, feeds):
+        found.append("own_feed")
+    if not times and not doc.published:
+        found.append("undated")
+    return tuple(found)
+
+
+def _own_feed(url: str, feeds: Sequence[str]) -> bool:
+    """A feed whose path lies under the page's own path (``/tag/x/`` and ``/tag/x/feed/``), the home
+    page's excepted (every page of many sites links the site's feed)."""
+    try:
+        page = urlsplit(url)
+    except ValueError:
+        return False
+    path = page.path.rstrip("/")
+    if not path:
+        return False
+    for feed in feeds:
+        try:
+            target = urlsplit(urljoin(url, feed))
+        except ValueError:
+            continue
+        if _host(target.geturl()) == _host(url) and target.path.rstrip("/").startswith(path + "/"):
+            return True
+    return False

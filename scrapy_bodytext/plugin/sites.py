@@ -256,6 +256,16 @@ class SiteCheck:
         if verdict.settled or not self._waits:
             self._settle(page, result, verdict, decided)
             return
+        # a page that waits teaches at once what its verdict teaches (a confident page is evidence
+        # whether or not it is settled); the pages of its site that wait are judged again with it
+        try:
+            learned = self._learn(page.url, result, verdict)
+        except Exception as exc:  # noqa: BLE001 - the page waits all the same; the memory misses it
+            self._failed("the page is not recorded", exc, page.url)
+            learned = False
+        if learned:
+            self._count("taught_while_waiting")
+            self._judge_waiting(_site_of(page.url))
         self._waiting[page] = Waiting(page, result, _site_of(page.url), time.monotonic(), decided, complete)
         self._count("waited")
         if len(self._waiting) > self.settings.site_wait_pages:
@@ -298,15 +308,18 @@ class SiteCheck:
         _resolve(decided, final)
         self._judge_waiting(_site_of(page.url))
 
-    def _learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> None:
-        """``memory.learn``, counting the sites an in-memory store forgets to make room for a new one
-        (a shared Redis store is bounded by every process at once: not counted there)."""
+    def _learn(self, url: str, result: ExtractionResult, verdict: SiteVerdict) -> bool:
+        """``memory.learn`` (True when the page taught its site something), counting the sites an
+        in-memory store forgets to make room for a new one (a shared Redis store is bounded by every
+        process at once: not counted there)."""
         sites = getattr(self.memory.store, "sites", None)  # the in-memory store's sites, oldest first
         site = verdict.evidence.get("site")
         new = isinstance(sites, dict) and site is not None and site not in sites
         before = len(self.memory.store) if new else 0
-        if self.memory.learn(url, result, verdict) and new and len(self.memory.store) == before:
+        learned = self.memory.learn(url, result, verdict)
+        if learned and new and len(self.memory.store) == before:
             self._count("sites_forgotten")
+        return learned
 
     def _apply(self, page: Page, result: ExtractionResult, verdict: SiteVerdict) -> ExtractionResult:
         """``result`` as the site's verdict has it (``extract(..., memory=...)``'s rule: the memory's
@@ -332,7 +345,8 @@ class SiteCheck:
     # --- waiting pages ---------------------------------------------------------------------------
 
     def _judge_waiting(self, site: str) -> None:
-        """Judges again the waiting pages of ``site``; those its evidence now settles are decided."""
+        """Judges again the waiting pages of ``site`` (it gained evidence); those its evidence now
+        settles are decided."""
         for entry in [entry for entry in self._waiting.values() if entry.site == site]:
             if entry.page not in self._waiting:  # decided meanwhile (a page decided before it settled it)
                 continue

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 from ..extractors.bodytext.page import MIN_BODY_CHARS
+from ..page.signature import SIGNALS
 from ..result import ExtractionResult, Reason
 from ..stores import StoreUnavailable
 from . import boilerplate
@@ -91,7 +92,7 @@ class SiteMemory:
         links = site_links(keys, result.links)
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
-        probability = weights.site_probability(page_probability, features(page_probability, counts), sum(counts.site))
+        probability = weights.site_probability(page_probability, features(page_probability, counts), counts.site[0])
         # a page the page judge calls a non-article with confidence is dropped at once; any other waits
         # for its site's evidence (a home page or a list judged an article with confidence is common)
         settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
@@ -100,17 +101,23 @@ class SiteMemory:
         evidence = {
             "site": keys.site,
             "shape": keys.shape,
+            "dated_shape": keys.dated,
             "template": keys.template,
             "counts": {
                 "site": list(counts.site),
                 "shape": list(counts.shape),
                 "coarse": list(counts.coarse),
+                "dated": list(counts.dated),
                 "template": list(counts.template),
+                "signals": dict(zip(SIGNALS, counts.signals)),
             },
+            "signals": list(keys.signals),
             "links": counts.links,
             "site_links": sum(links.values()),
             "page_probability": round(page_probability, 4),
-            "why": f"{capped}: never raised by its site" if capped else explain(page_probability, probability, counts),
+            "why": f"{capped}: never raised by its site"
+            if capped
+            else explain(page_probability, probability, counts, weights.weights),
         }
         if capped:
             evidence["capped"] = capped
@@ -152,7 +159,7 @@ class SiteMemory:
         if count_lines:
             increments[STORED] = 1
             increments.update(dict.fromkeys(boilerplate.counted_lines(result.text), 1))
-        mark = make_mark(article, keys.template, count_lines)
+        mark = make_mark(article, keys.template, count_lines, keys.signals if article else ())
         return self.store.update(keys.site, increments, {keys.mark: mark}, unless=keys.mark)
 
     def decide(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:

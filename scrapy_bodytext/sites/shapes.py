@@ -89,3 +89,17 @@ def _coarse_segment(segment: str) -> str:
     if "{" in word and word != "{slug}":
         return segment
     return "{w}" + dot + extension
+
+
+def dated_shape(shape: str) -> str:
+    """The shape from its first date segment (``{year}`` or ``{date}``) on, with what it ends with
+    (a trailing slash, an extension, a query): the posts of a site filed under categories of any
+    depth before the date (``/linux/{year}/{month}/{day}/{slug}.html`` and
+    ``/travel/europe/{year}/...``) share it. "" when the shape has no date segment, or nothing after it."""
+    path, _, query = shape.partition("?")
+    segments = [s for s in path.split("/") if s]
+    for index, segment in enumerate(segments):
+        if segment in ("{year}", "{date}") and index + 1 < len(segments):
+            text = "/" + "/".join(segments[index:]) + ("/" if path.endswith("/") else "")
+            return text + ("?" + query if query else "")
+    return ""

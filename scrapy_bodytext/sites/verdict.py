@@ -15,23 +15,57 @@ from ..extractors.probability import logit, sigmoid
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
-#: the features of the combination, in the order of the weights file
+#: the features of the combination, in the order of the weights file, each with the sign its weight
+#: is held to in the fit (+1: never negative, -1: never positive, 0: free): more confident articles
+#: of a page's shape, date-anchored shape or template never lower its probability, evidence against
+#: (non-articles of its keys, none of its keys among many articles, a signal its site's articles
+#: lack) never raises it
 FEATURES = (
     "page_logit",  # the page's own article probability, as a logit
     "shape_articles",  # log(1 + confident articles of the site with the page's URL shape)
-    "shape_others",  # log(1 + confident non-articles of that shape)
     "coarse_articles",  # the same for the coarse shape (every word segment alike)
-    "coarse_others",
+    "dated_articles",  # ... for the date-anchored shape (from the year on; 0 without a date)
     "template_articles",  # ... and for the page's template signature
-    "template_others",
-    "novel_shape",  # log(1 + confident articles of the site) when none of them has the page's shape, else 0
-    "novel_coarse",  # ... none has its coarse shape
-    "novel_template",  # ... none has its template
     "shape_share",  # log(1 + the site's confident articles) times the share of them with the page's shape
     "coarse_share",  # ... with its coarse shape
+    "dated_share",  # ... with its date-anchored shape
     "template_share",  # ... with its template
+    "shape_others",  # log(1 + confident non-articles of the page's shape)
+    "coarse_others",
+    "dated_others",
+    "template_others",
+    "unmatched",  # log(1 + the site's confident articles) when none has its shape, coarse or dated shape, template
+    "novel_shape",  # log(1 + confident articles of the site) when none of them has the page's shape, else 0
+    "novel_template",  # ... none has its template
+    "signal_lacking",  # log(1 + the site's confident articles) times the signals the page shows they lack
+    "signal_missing",  # ... times the signals nearly all of them show that the page lacks
     "article_links",  # log(1 + links of the selection to URLs of the site's article shapes)
 )
+SIGNS = {
+    "page_logit": 0,
+    "shape_articles": 1,
+    "coarse_articles": 1,
+    "dated_articles": 1,
+    "template_articles": 1,
+    "shape_share": 1,
+    "coarse_share": 1,
+    "dated_share": 1,
+    "template_share": 1,
+    "shape_others": -1,
+    "coarse_others": -1,
+    "dated_others": -1,
+    "template_others": -1,
+    "unmatched": -1,
+    "novel_shape": -1,
+    "novel_template": -1,
+    "signal_lacking": -1,
+    "signal_missing": -1,
+    "article_links": 0,
+}
+#: a page-level signal is judged against a site from this many confident articles; the site's
+#: articles lack it when at most ``SIGNAL_RARE`` of them show it, and nearly all show it when at
+#: least ``SIGNAL_COMMON`` do
+SIGNAL_ARTICLES, SIGNAL_RARE, SIGNAL_COMMON = 10, 0.1, 0.9
 #: the site's article probability from which a page is an article (the plugin's default threshold)
 DECISION = DEFAULT_THRESHOLD
 #: the page's probability is kept inside [EPSILON, 1 - EPSILON] before its logit is taken
@@ -49,26 +83,53 @@ class Counts:
     coarse: tuple[int, int] = (0, 0)
     template: tuple[int, int] = (0, 0)
     links: int = 0
+    dated: tuple[int, int] = (0, 0)  # of the date-anchored shape ((0, 0) for a page without a date)
+    shown: tuple[bool, ...] = ()  # per signal of ``page.signature.SIGNALS``: whether the page shows it
+    signals: tuple[int, ...] = ()  # per signal: the site's confident articles that show it
+
+
+def signal_verdicts(counts: Counts) -> tuple[int, int]:
+    """How many signals the page shows that its site's confident articles lack (at most
+    ``SIGNAL_RARE`` of them show it), and how many nearly all of them show (at least
+    ``SIGNAL_COMMON``) that the page lacks; none before the site has ``SIGNAL_ARTICLES`` articles."""
+    articles = counts.site[0]
+    if articles < SIGNAL_ARTICLES:
+        return 0, 0
+    lacking = missing = 0
+    for shown, showing in zip(counts.shown, counts.signals):
+        share = showing / articles
+        if shown and share <= SIGNAL_RARE:
+            lacking += 1
+        elif not shown and share >= SIGNAL_COMMON:
+            missing += 1
+    return lacking, missing
 
 
 def features(page_probability: float, counts: Counts) -> dict[str, float]:
     """The named features of a page given its site's counts."""
     site = math.log1p(counts.site[0])
     articles = max(1, counts.site[0])
+    lacking, missing = signal_verdicts(counts)
+    matched = counts.shape[0] or counts.coarse[0] or counts.dated[0] or counts.template[0]
     return {
         "page_logit": logit(page_probability, EPSILON),
         "shape_articles": math.log1p(counts.shape[0]),
-        "shape_others": math.log1p(counts.shape[1]),
         "coarse_articles": math.log1p(counts.coarse[0]),
-        "coarse_others": math.log1p(counts.coarse[1]),
+        "dated_articles": math.log1p(counts.dated[0]),
         "template_articles": math.log1p(counts.template[0]),
-        "template_others": math.log1p(counts.template[1]),
-        "novel_shape": site if not counts.shape[0] else 0.0,
-        "novel_coarse": site if not counts.coarse[0] else 0.0,
-        "novel_template": site if not counts.template[0] else 0.0,
         "shape_share": site * counts.shape[0] / articles,
         "coarse_share": site * counts.coarse[0] / articles,
+        "dated_share": site * counts.dated[0] / articles,
         "template_share": site * counts.template[0] / articles,
+        "shape_others": math.log1p(counts.shape[1]),
+        "coarse_others": math.log1p(counts.coarse[1]),
+        "dated_others": math.log1p(counts.dated[1]),
+        "template_others": math.log1p(counts.template[1]),
+        "unmatched": 0.0 if matched else site,
+        "novel_shape": site if not counts.shape[0] else 0.0,
+        "novel_template": site if not counts.template[0] else 0.0,
+        "signal_lacking": site * lacking,
+        "signal_missing": site * missing,
         "article_links": math.log1p(counts.links),
     }
 
@@ -107,8 +168,8 @@ class Weights:
     def site_probability(self, page_probability: float, named: dict[str, float], known: int) -> float:
         """The article probability after site evidence, decided at ``DECISION``: the fitted
         combination (moved so that its threshold falls on ``DECISION``) weighed with the page's own
-        probability by how much the site has taught, ``known`` confident verdicts out of
-        ``min_evidence``. A site the memory knows nothing of leaves the page's own probability as it
+        probability by how much the site has taught of its articles, ``known`` confident articles out
+        of ``min_evidence`` (a site known by its lists alone says little of what its posts look like). A site the memory knows nothing of leaves the page's own probability as it
         is: the combination was fitted on pages of sites it knew, and the absence of evidence is no
         evidence against a page."""
         share = min(1.0, known / self.min_evidence) if self.min_evidence > 0 else 1.0
@@ -139,6 +200,9 @@ class Weights:
         unknown = set(data.get("weights", {})) - set(FEATURES)
         if unknown:
             raise ValueError(f"site-memory weights name unknown features: {', '.join(sorted(unknown))}")
+        against = [name for name, value in data["weights"].items() if SIGNS[name] * float(value) < 0]
+        if against:  # the combination would work against its own evidence
+            raise ValueError(f"site-memory weights of the wrong sign (see verdict.SIGNS): {', '.join(sorted(against))}")
         return cls(
             bias=float(data["bias"]),
             weights={name: float(value) for name, value in data["weights"].items() if value},

@@ -1,4 +1,6 @@
 """The ``news`` spider: crawls the bundled offline news site, or a real site given ``-a start_url=...``.
+``-a order=SEED`` requests every page of the bundled site at once, in an order shuffled with SEED,
+following no link: the same pages reach the add-on's site memory in another order.
 
 It yields one ordinary item per page and knows nothing of scrapy-bodytext: the add-on enabled in
 settings.py adds main text and article probability to every item and drops the non-articles.
@@ -6,6 +8,7 @@ settings.py adds main text and article probability to every item and drops the n
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -39,9 +42,12 @@ class NewsSpider(scrapy.Spider):
 
     name = "news"
 
-    def __init__(self, start_url: str | None = None, *args: Any, **kwargs: Any):
+    def __init__(self, start_url: str | None = None, order: str | None = None, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.web_crawl = bool(start_url)
+        self.order = None if order in (None, "", "links") else int(order)  # a shuffled order's seed
+        if self.order is not None and start_url:
+            raise ValueError("order applies to the bundled site, not to a start_url")
         if start_url:
             parts = urlsplit(start_url)
             if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -66,6 +72,13 @@ class NewsSpider(scrapy.Spider):
     async def start(self) -> AsyncIterator[Request]:
         # Unlike Scrapy's default start requests, these go through the duplicate filter, so links
         # back to the start page (e.g. index.html#main) do not fetch it a second time.
+        if self.order is not None:
+            root = BUNDLED_SITE.as_uri() + "/"
+            paths = sorted(path.relative_to(BUNDLED_SITE).as_posix() for path in BUNDLED_SITE.rglob("*.html"))
+            random.Random(self.order).shuffle(paths)
+            for path in paths:
+                yield Request(root + path)
+            return
         for url in self.start_urls:
             yield Request(url)
 
@@ -73,4 +86,6 @@ class NewsSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             return  # an image or a PDF linked from the site: not a page
         yield PageItem(url=response.url)
+        if self.order is not None:
+            return  # every page was requested at the start
         yield from response.follow_all(self.links.extract_links(response), callback=self.parse)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ...page.document import Document
-from ...page.signature import selection_links, template_signature
+from ...page.signature import page_signals, selection_links, template_signature
 from .. import Extraction
 from ..options import check_number
 from . import context, page, units
@@ -237,5 +237,6 @@ def extract(doc: Document, options: Options) -> Extraction:
         caption_slots,
         template_signature(doc, slots),
         selection_links(doc, slots),
-        type_probability,
+        page_type_probability=type_probability,
+        signals=page_signals(doc),
     )
