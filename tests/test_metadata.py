@@ -444,6 +444,10 @@ def test_dates_are_iso_as_the_page_states_them(text, lang, expected):
         ("http://www.news.cn/fortune/2023-11/17/c_1129981476.htm", "2023-11-17"),
         ("https://china.chinadaily.com.cn/a/202311/17/WS65571297.html", "2023-11-17"),
         ("https://blog.example/2021-04-09-release-notes/", "2021-04-09"),
+        ("https://news.example/world/2023/oct/03/bridge-reopens", "2023-10-03"),  # month names
+        ("https://blog.example/knowledge/2023/October/3/wine-styles/", "2023-10-03"),
+        ("https://news.example/2023/Mai/17/bruecke", "2023-05-17"),
+        ("https://shop.example/2023/items/03/kettle", None),  # not a month
         ("https://www.cleveland.com/food/index.ssf/2014/12/let_me_google.html", None),  # month only
         ("https://shop.example/item/12345678", None),
     ],
