@@ -231,6 +231,33 @@ def test_the_headline_containers_hold_the_article_whatever_their_class():
     assert (found.published, found.authors) == ("2025-07-03", ("Jane Doe",))
 
 
+def test_a_page_builders_blocks_are_not_other_content():
+    # every block of the page sits in a "widget" container, the headline's too: the date block is
+    # one of the article's blocks, not a sidebar widget
+    body = (
+        '<div class="builder-section"><div class="builder-widget builder-widget-heading">'
+        '<div class="builder-widget-container"><h1>Bridge under water</h1></div></div>'
+        '<div class="builder-widget builder-widget-post-info"><div class="builder-widget-container">'
+        "<ul><li><span>Jane Doe</span></li><li><time>December 3, 2025</time></li></ul></div></div></div>"
+    )
+    assert read(page("", body), url="https://news.example/bridge").published == "2025-12-03"
+    # a widget that is not of the headline's kind still holds other content
+    sidebar = (
+        '<div class="main"><h1>Bridge under water</h1></div><div class="widget recent-posts">'
+        "<p><time>December 3, 2025</time></p></div>"
+    )
+    assert read(page("", sidebar), url="https://news.example/bridge").published is None
+
+
+def test_dates_of_teasers_side_by_side_are_not_the_article_date():
+    teasers = "".join(
+        f'<article class="post"><h3><a href="/s{d}">Story {d}</a></h3><time>{d} April 2025</time></article>'
+        for d in (10, 11, 12)
+    )
+    body = f'<h1>Bridge under water</h1><div class="posts">{teasers}</div>'
+    assert read(page("", body), url="https://news.example/bridge").published is None
+
+
 def test_a_caption_that_mentions_a_date_is_not_the_date_line():
     body = (
         "<h1>Bridge under water</h1><p>Soldiers crossing the old bridge near the river, 24. April 2023</p>"

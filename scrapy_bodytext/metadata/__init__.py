@@ -270,7 +270,7 @@ class _Page:
     def marked(self) -> MarkedLines:
         """The byline and date line marked as such anywhere in the page (one walk, on first use)."""
         if self._marked is None:
-            self._marked = marked_lines(self.root.find("body"), self.lang, self.near.article)
+            self._marked = marked_lines(self.root.find("body"), self.lang, self.near.article, self.near.layout)
         return self._marked
 
     @property
@@ -356,9 +356,9 @@ def _dates(
     if published is None:
         near = page.near
         shown = near.dates(lang)
-        anywhere, updated = time_dates(declared.times, lang, near.article)
+        anywhere, updated = time_dates(declared.times, lang, near.article, near.layout)
         published = (
-            marked_time(declared.times, lang, near.article)
+            marked_time(declared.times, lang, near.article, near.layout)
             or shown.time
             or date_in_url(url)
             or shown.line
