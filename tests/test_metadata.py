@@ -4,6 +4,7 @@ the clean-ups (site names, bylines, dates), hostile input, and the figures on th
 from __future__ import annotations
 
 import json
+from html import escape
 
 import pytest
 
@@ -93,6 +94,13 @@ def test_json_ld_graph_and_repairs():
     assert found.title == "Café reopens"
     assert found.published == "2023-11-02"
     assert found.site_name == "Valley Post"
+
+
+def test_json_ld_written_as_a_meta_tag():
+    article = {"@type": "Article", "headline": "Bridge under water", "datePublished": "2025-11-17T09:00:00-05:00"}
+    head = f'<meta name="script:ld+json" content="{escape(json.dumps(article))}">'
+    found = read(page(head, "<h1>Bridge under water</h1>"), url="https://news.example/bridge")
+    assert found.published == "2025-11-17T09:00:00-05:00"
 
 
 def test_meta_tags_when_there_is_no_json_ld():
