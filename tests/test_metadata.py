@@ -266,6 +266,19 @@ def test_dates_of_teasers_side_by_side_are_not_the_article_date():
     assert read(page("", body), url="https://news.example/bridge").published is None
 
 
+def test_a_headline_without_h1_is_found_by_the_title():
+    # a page builder writes the headline as a paragraph, far below the start of the body
+    menu = "".join(f'<div class="m"><a href="/p{i}">Product {i}</a></div>' for i in range(120))
+    body = (
+        f'<div class="header">{menu}</div><div class="hero"><div><p>Bridge under water in the valley</p></div>'
+        '<div><p>Feb 16, 2026</p></div></div><div class="body"><p>' + PARAGRAPH + "</p></div>"
+    )
+    html = page("<title>Bridge under water in the valley | The Valley Post</title>", body).replace(
+        '<nav><a href="/">Home</a></nav>', ""
+    )
+    assert read(html, url="https://news.example/bridge").published == "2026-02-16"
+
+
 def test_a_caption_that_mentions_a_date_is_not_the_date_line():
     body = (
         "<h1>Bridge under water</h1><p>Soldiers crossing the old bridge near the river, 24. April 2023</p>"

@@ -21,6 +21,7 @@ from lxml import etree
 
 from .authors import split_names
 from .dates import parse_date, remove_dates
+from .title import letters, shows_title
 
 #: elements looked at before and after the headline, of the kinds that hold bylines and dates
 BEFORE = 20
@@ -96,8 +97,11 @@ _UPDATED_RE = re.compile(
     r"updat|modif|edited|revis|reviewed|aktualisiert|actualiz|mis à jour|geändert|geprüft|"
     r"überarbeitet|aggiornat|atualizad|bijgewerkt"
 )
-#: elements of the body looked at for a marked byline or date line when nothing near the headline has one
+#: elements of the body looked at for a marked byline or date line when nothing near the headline has
+#: one, and for the headline of a page without ``<h1>``
 MAX_SCAN = 1000
+#: letters of a headline looked for by its text
+MIN_HEADLINE = 12
 #: a short text that may state a date (a date takes at least 6 characters)
 MIN_DATE_LINE = 6
 MAX_DATE_LINE = 80
@@ -203,6 +207,22 @@ def around(anchor, body) -> list:
     before = list(islice(preceding(), BEFORE))
     before.reverse()
     return [*before, anchor, *islice(following(), AFTER)]
+
+
+def shown_headline(body, title: str):
+    """For a page without ``<h1>``: the first of the first ``MAX_SCAN`` elements of the body whose
+    own text shows the title (at least half of its letters: a ``<title>`` may add the site's name),
+    the headline a page builder writes as a paragraph or a ``<div>``; else ``None``."""
+    key = letters(title)
+    if body is None or len(key) < MIN_HEADLINE:
+        return None
+    for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
+        text = el.text
+        if text and MIN_HEADLINE <= len(text) <= MAX_TEXT and el.tag not in _CONTAINER_TAGS:
+            shown = letters(text)
+            if len(shown) * 2 >= len(key) and shows_title(shown, key):
+                return el
+    return None
 
 
 def headings(found: list) -> list[str]:
