@@ -279,6 +279,22 @@ def test_a_headline_without_h1_is_found_by_the_title():
     assert read(html, url="https://news.example/bridge").published == "2026-02-16"
 
 
+def test_a_share_bar_holds_the_articles_byline_and_date_an_embedded_post_does_not():
+    # news layouts put the byline and date beside the share buttons
+    body = (
+        '<h1>Bridge under water</h1><div class="article-social-container"><div class="author-content">'
+        '<p class="author-name">Jane Doe</p><p><span class="publication-time">2022-11-23T08:10+02:00</span></p>'
+        '</div><button class="share-button">Share</button></div>'
+    )
+    found = read(page("", body), url="https://news.example/bridge")
+    assert (found.published, found.authors) == ("2022-11-23T08:10:00+02:00", ("Jane Doe",))
+    embedded = (
+        "<h1>Bridge under water</h1><p>" + PARAGRAPH + '</p><blockquote class="social-embed">'
+        '<p>The bridge is closed.</p><span class="post-date">May 3, 2025</span></blockquote>'
+    )
+    assert read(page("", embedded), url="https://news.example/bridge").published is None
+
+
 def test_a_caption_that_mentions_a_date_is_not_the_date_line():
     body = (
         "<h1>Bridge under water</h1><p>Soldiers crossing the old bridge near the river, 24. April 2023</p>"

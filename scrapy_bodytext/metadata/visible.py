@@ -69,7 +69,7 @@ _DATE_RE = re.compile(r"date|time|publish|posted|dateline|byline|datum|fecha|sta
 #: class/id words of places whose names and dates are not the article's
 _ELSEWHERE_RE = re.compile(
     r"comment|related|recommend|teaser|sidebar|widget|footer|nav|menu|breadcrumb|popular|trending|"
-    r"newsletter|promo(?!ted)|share|social|avatar|about-author|author-?bio|author-?box|reply|respond|"
+    r"newsletter|promo(?!ted)|embed|tweet|avatar|about-author|author-?bio|author-?box|reply|respond|"
     r"caption|credit|copyright|bild|foto|photo|image|img|media|gallery"
 )
 #: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
