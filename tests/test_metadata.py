@@ -277,6 +277,14 @@ def test_a_headline_without_h1_is_found_by_the_title():
         '<nav><a href="/">Home</a></nav>', ""
     )
     assert read(html, url="https://news.example/bridge").published == "2026-02-16"
+    # a <title> that is only the site's name is not shown by the copyright line of the footer
+    footer = (
+        '<div class="top"><span>January 15, 2008</span></div>'
+        + f"<p>{PARAGRAPH}</p>" * 30
+        + '<div class="footer"><a href="/">Copyright 2006 The Valley Post</a></div>'
+    )
+    found = read(page("<title>The Valley Post</title>", footer), url="https://news.example/bridge")
+    assert found.published == "2008-01-15"
 
 
 def test_a_share_bar_holds_the_articles_byline_and_date_an_embedded_post_does_not():

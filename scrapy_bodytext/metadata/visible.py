@@ -72,6 +72,8 @@ _ELSEWHERE_RE = re.compile(
     r"newsletter|promo(?!ted)|embed|tweet|avatar|about-author|author-?bio|author-?box|reply|respond|"
     r"caption|credit|copyright|bild|foto|photo|image|img|media|gallery"
 )
+#: class/id words of the page's furniture around every article (where a site's name is repeated)
+_FURNITURE_RE = re.compile(r"footer|copyright|(?<![a-z])nav(?:bar|igation)?(?![a-z])|menu|breadcrumb")
 #: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
 _BYLINE_START_RE = re.compile(
     r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
@@ -212,7 +214,8 @@ def around(anchor, body) -> list:
 def shown_headline(body, title: str):
     """For a page without ``<h1>``: the first of the first ``MAX_SCAN`` elements of the body whose
     own text shows the title (at least half of its letters: a ``<title>`` may add the site's name),
-    the headline a page builder writes as a paragraph or a ``<div>``; else ``None``."""
+    outside navigation, asides and footers (a copyright line names the site that a ``<title>`` may
+    be): the headline a page builder writes as a paragraph or a ``<div>``; else ``None``."""
     key = letters(title)
     if body is None or len(key) < MIN_HEADLINE:
         return None
@@ -220,9 +223,19 @@ def shown_headline(body, title: str):
         text = el.text
         if text and MIN_HEADLINE <= len(text) <= MAX_TEXT and el.tag not in _CONTAINER_TAGS:
             shown = letters(text)
-            if len(shown) * 2 >= len(key) and shows_title(shown, key):
+            if len(shown) * 2 >= len(key) and shows_title(shown, key) and not _in_furniture(el):
                 return el
     return None
+
+
+def _in_furniture(el) -> bool:
+    """Inside the page's navigation, menus, breadcrumbs, asides or footer (by tag or class)."""
+    for node in islice(el.iterancestors(), ANCESTORS):
+        if node.tag == "body":
+            return False
+        if node.tag in ("nav", "aside", "footer") or _FURNITURE_RE.search(_marks(node)):
+            return True
+    return False
 
 
 def headings(found: list) -> list[str]:
