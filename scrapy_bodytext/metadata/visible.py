@@ -221,7 +221,12 @@ def shown_headline(body, title: str):
         return None
     for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
         text = el.text
-        if text and MIN_HEADLINE <= len(text) <= MAX_TEXT and el.tag not in _CONTAINER_TAGS:
+        if (
+            text
+            and MIN_HEADLINE <= len(text) <= MAX_TEXT
+            and len(text) * 2 >= len(key)
+            and el.tag not in _CONTAINER_TAGS
+        ):
             shown = letters(text)
             if len(shown) * 2 >= len(key) and shows_title(shown, key) and not _in_furniture(el):
                 return el
