@@ -647,7 +647,7 @@ FLOORS = {
     "title exact": 0.75,
     "authors set-F1": 0.86,
     "byline token-F1": 0.70,
-    "published day": 0.87,
+    "published day": 0.89,
     "site name exact": 0.92,
     "language": 0.98,
     "canonical URL": 0.86,
