@@ -4,6 +4,7 @@ the clean-ups (site names, bylines, dates), hostile input, and the figures on th
 from __future__ import annotations
 
 import json
+from html import escape
 
 import pytest
 
@@ -93,6 +94,13 @@ def test_json_ld_graph_and_repairs():
     assert found.title == "Café reopens"
     assert found.published == "2023-11-02"
     assert found.site_name == "Valley Post"
+
+
+def test_json_ld_written_as_a_meta_tag():
+    article = {"@type": "Article", "headline": "Bridge under water", "datePublished": "2025-11-17T09:00:00-05:00"}
+    head = f'<meta name="script:ld+json" content="{escape(json.dumps(article))}">'
+    found = read(page(head, "<h1>Bridge under water</h1>"), url="https://news.example/bridge")
+    assert found.published == "2025-11-17T09:00:00-05:00"
 
 
 def test_meta_tags_when_there_is_no_json_ld():
@@ -229,6 +237,70 @@ def test_the_headline_containers_hold_the_article_whatever_their_class():
     )
     found = read(page("", body), url="https://news.example/bridge")
     assert (found.published, found.authors) == ("2025-07-03", ("Jane Doe",))
+
+
+def test_a_page_builders_blocks_are_not_other_content():
+    # every block of the page sits in a "widget" container, the headline's too: the date block is
+    # one of the article's blocks, not a sidebar widget
+    body = (
+        '<div class="builder-section"><div class="builder-widget builder-widget-heading">'
+        '<div class="builder-widget-container"><h1>Bridge under water</h1></div></div>'
+        '<div class="builder-widget builder-widget-post-info"><div class="builder-widget-container">'
+        "<ul><li><span>Jane Doe</span></li><li><time>December 3, 2025</time></li></ul></div></div></div>"
+    )
+    assert read(page("", body), url="https://news.example/bridge").published == "2025-12-03"
+    # a widget that is not of the headline's kind still holds other content
+    sidebar = (
+        '<div class="main"><h1>Bridge under water</h1></div><div class="widget recent-posts">'
+        "<p><time>December 3, 2025</time></p></div>"
+    )
+    assert read(page("", sidebar), url="https://news.example/bridge").published is None
+
+
+def test_dates_of_teasers_side_by_side_are_not_the_article_date():
+    teasers = "".join(
+        f'<article class="post"><h3><a href="/s{d}">Story {d}</a></h3><time>{d} April 2025</time></article>'
+        for d in (10, 11, 12)
+    )
+    body = f'<h1>Bridge under water</h1><div class="posts">{teasers}</div>'
+    assert read(page("", body), url="https://news.example/bridge").published is None
+
+
+def test_a_headline_without_h1_is_found_by_the_title():
+    # a page builder writes the headline as a paragraph, far below the start of the body
+    menu = "".join(f'<div class="m"><a href="/p{i}">Product {i}</a></div>' for i in range(120))
+    body = (
+        f'<div class="header">{menu}</div><div class="hero"><div><p>Bridge under water in the valley</p></div>'
+        '<div><p>Feb 16, 2026</p></div></div><div class="body"><p>' + PARAGRAPH + "</p></div>"
+    )
+    html = page("<title>Bridge under water in the valley | The Valley Post</title>", body).replace(
+        '<nav><a href="/">Home</a></nav>', ""
+    )
+    assert read(html, url="https://news.example/bridge").published == "2026-02-16"
+    # a <title> that is only the site's name is not shown by the copyright line of the footer
+    footer = (
+        '<div class="top"><span>January 15, 2008</span></div>'
+        + f"<p>{PARAGRAPH}</p>" * 30
+        + '<div class="footer"><a href="/">Copyright 2006 The Valley Post</a></div>'
+    )
+    found = read(page("<title>The Valley Post</title>", footer), url="https://news.example/bridge")
+    assert found.published == "2008-01-15"
+
+
+def test_a_share_bar_holds_the_articles_byline_and_date_an_embedded_post_does_not():
+    # news layouts put the byline and date beside the share buttons
+    body = (
+        '<h1>Bridge under water</h1><div class="article-social-container"><div class="author-content">'
+        '<p class="author-name">Jane Doe</p><p><span class="publication-time">2022-11-23T08:10+02:00</span></p>'
+        '</div><button class="share-button">Share</button></div>'
+    )
+    found = read(page("", body), url="https://news.example/bridge")
+    assert (found.published, found.authors) == ("2022-11-23T08:10:00+02:00", ("Jane Doe",))
+    embedded = (
+        "<h1>Bridge under water</h1><p>" + PARAGRAPH + '</p><blockquote class="social-embed">'
+        '<p>The bridge is closed.</p><span class="post-date">May 3, 2025</span></blockquote>'
+    )
+    assert read(page("", embedded), url="https://news.example/bridge").published is None
 
 
 def test_a_caption_that_mentions_a_date_is_not_the_date_line():
@@ -444,6 +516,10 @@ def test_dates_are_iso_as_the_page_states_them(text, lang, expected):
         ("http://www.news.cn/fortune/2023-11/17/c_1129981476.htm", "2023-11-17"),
         ("https://china.chinadaily.com.cn/a/202311/17/WS65571297.html", "2023-11-17"),
         ("https://blog.example/2021-04-09-release-notes/", "2021-04-09"),
+        ("https://news.example/world/2023/oct/03/bridge-reopens", "2023-10-03"),  # month names
+        ("https://blog.example/knowledge/2023/October/3/wine-styles/", "2023-10-03"),
+        ("https://news.example/2023/Mai/17/bruecke", "2023-05-17"),
+        ("https://shop.example/2023/items/03/kettle", None),  # not a month
         ("https://www.cleveland.com/food/index.ssf/2014/12/let_me_google.html", None),  # month only
         ("https://shop.example/item/12345678", None),
     ],
@@ -571,7 +647,7 @@ FLOORS = {
     "title exact": 0.75,
     "authors set-F1": 0.86,
     "byline token-F1": 0.70,
-    "published day": 0.87,
+    "published day": 0.89,
     "site name exact": 0.92,
     "language": 0.98,
     "canonical URL": 0.86,

@@ -21,7 +21,17 @@ from .dates import date_in_url, parse_date
 from .declared import Declared, clip, collect
 from .language_tag import bcp47
 from .title import choose_title, is_site_name, letters, shows_title, site_names, unescape
-from .visible import MarkedLines, Neighbourhood, around, headings, marked_lines, marked_time, text_of, time_dates
+from .visible import (
+    MarkedLines,
+    Neighbourhood,
+    around,
+    headings,
+    marked_lines,
+    marked_time,
+    shown_headline,
+    text_of,
+    time_dates,
+)
 
 __all__ = ["FLAG_PUBLISHED_KEYS", "PageMetadata", "read_declared", "read_metadata", "result_values"]
 
@@ -227,7 +237,7 @@ def read_metadata(root, url: str | None = None, declared: Declared | None = None
         sites,
         jsonld.first_string(article.get("name"), ()),
     )
-    page = _Page(root, declared, _headline_element(declared.headings, shown, title), lang)
+    page = _Page(root, declared, _headline_element(declared.headings, shown, title), lang, title)
     published, modified = _dates(declared, article, page, canonical or url, lang)
     return PageMetadata(
         title=title,
@@ -258,11 +268,12 @@ class _Page:
     """The marked body elements around the headline, and those marked as a byline or date anywhere,
     each read on first use (most pages declare enough and never need them)."""
 
-    def __init__(self, root, declared: Declared, headline, lang: str | None):
+    def __init__(self, root, declared: Declared, headline, lang: str | None, title: str = ""):
         self.root = root
         self.declared = declared
         self.headline = headline
         self.lang = lang
+        self.title = title
         self._near: Neighbourhood | None = None
         self._marked: MarkedLines | None = None
 
@@ -270,13 +281,15 @@ class _Page:
     def marked(self) -> MarkedLines:
         """The byline and date line marked as such anywhere in the page (one walk, on first use)."""
         if self._marked is None:
-            self._marked = marked_lines(self.root.find("body"), self.lang, self.near.article)
+            self._marked = marked_lines(self.root.find("body"), self.lang, self.near.article, self.near.layout)
         return self._marked
 
     @property
     def near(self) -> Neighbourhood:
         if self._near is None:
             body = self.root.find("body")
+            if self.headline is None and not self.declared.headings:
+                self.headline = shown_headline(body, self.title)
             self._near = Neighbourhood(around(self.headline, body if body is not None else self.root), self.headline)
         return self._near
 
@@ -356,9 +369,9 @@ def _dates(
     if published is None:
         near = page.near
         shown = near.dates(lang)
-        anywhere, updated = time_dates(declared.times, lang, near.article)
+        anywhere, updated = time_dates(declared.times, lang, near.article, near.layout)
         published = (
-            marked_time(declared.times, lang, near.article)
+            marked_time(declared.times, lang, near.article, near.layout)
             or shown.time
             or date_in_url(url)
             or shown.line

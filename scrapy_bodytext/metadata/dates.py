@@ -281,11 +281,13 @@ _URL_DATE_RES = (
     re.compile(r"[/_-]((?:19|20)\d{2})-(\d{2})-(\d{2})(?:[/_.-]|$)"),
     re.compile(r"/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[_-]|\.html?|$)"),
     re.compile(r"/((?:19|20)\d{2})-?(\d{2})/(\d{2})/"),
+    re.compile(r"/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?:/|[_-]|\.html?|$)"),
 )
 
 
 def date_in_url(url: str | None) -> str | None:
-    """The day a URL's path names: ``/2025/05/19/``, ``/2025-05-19-``, ``/20250519/``, ``/2025-05/19/``."""
+    """The day a URL's path names: ``/2025/05/19/``, ``/2025-05-19-``, ``/20250519/``, ``/2025-05/19/``,
+    ``/2025/may/19/`` (a month name or its abbreviation, as in ``MONTHS``)."""
     if not url:
         return None
     path = url.split("?", 1)[0].split("#", 1)[0]
@@ -293,11 +295,13 @@ def date_in_url(url: str | None) -> str | None:
     slash = path.find("/")
     if slash < 0:
         return None
-    path = path[slash:][:500]
+    path = path[slash:][:500].lower()
     for pattern in _URL_DATE_RES:
         found = pattern.search(path)
         if found:
-            result = format_iso(int(found.group(1)), int(found.group(2)), int(found.group(3)))
+            month = found.group(2)
+            number = int(month) if month.isdigit() else MONTHS.get(month)
+            result = format_iso(int(found.group(1)), number, int(found.group(3))) if number else None
             if result:
                 return result
     return None

@@ -1,6 +1,6 @@
 """What a page declares about itself: ``<meta>`` tags (Open Graph, ``article:*``, Dublin Core,
 Twitter, Parse.ly, plain ``name=``), ``<link rel>`` (canonical, author), ``<base>``, the ``<title>``,
-the declared language, the JSON-LD script texts, and the ``<h1>`` and ``<time>`` elements, all
+the declared language, the JSON-LD script texts (and JSON-LD written as ``<meta name="script:ld+json">``), and the ``<h1>`` and ``<time>`` elements, all
 collected in one walk over those tags (libxml2 filters the tag names, so the walk costs little).
 
 Values are capped in length and number so a hostile page cannot make this step expensive.
@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 MAX_VALUE = 2000
 MAX_VALUES = 20
 MAX_DECLARING_TAGS = 3000
+#: the ``<meta>`` name of a JSON-LD block written as a ``<meta>`` (the meta descriptor Remix and
+#: React Router give a JSON-LD script, as head managers that do not know it render it)
+JSON_LD_META = "script:ld+json"
 #: ``<h1>`` and ``<time>`` elements kept
 MAX_HEADINGS = 3
 MAX_TIMES = 48
@@ -74,6 +77,11 @@ def collect(root, keys: frozenset[str], dated: Callable[[str], bool] | None = No
                 if not key:
                     continue
                 key = key.strip().lower()
+                if key == JSON_LD_META:
+                    content = get("content")
+                    if content and not content.isspace() and len(found.scripts) < MAX_VALUES:
+                        found.scripts.append(content)
+                    continue
                 if key in keys or (dated is not None and dated(key)):
                     content = get("content")
                     if content is None:

@@ -21,6 +21,7 @@ from lxml import etree
 
 from .authors import split_names
 from .dates import parse_date, remove_dates
+from .title import letters, shows_title
 
 #: elements looked at before and after the headline, of the kinds that hold bylines and dates
 BEFORE = 20
@@ -68,9 +69,11 @@ _DATE_RE = re.compile(r"date|time|publish|posted|dateline|byline|datum|fecha|sta
 #: class/id words of places whose names and dates are not the article's
 _ELSEWHERE_RE = re.compile(
     r"comment|related|recommend|teaser|sidebar|widget|footer|nav|menu|breadcrumb|popular|trending|"
-    r"newsletter|promo(?!ted)|share|social|avatar|about-author|author-?bio|author-?box|reply|respond|"
+    r"newsletter|promo(?!ted)|embed|tweet|avatar|about-author|author-?bio|author-?box|reply|respond|"
     r"caption|credit|copyright|bild|foto|photo|image|img|media|gallery"
 )
+#: class/id words of the page's furniture around every article (where a site's name is repeated)
+_FURNITURE_RE = re.compile(r"footer|copyright|(?<![a-z])nav(?:bar|igation)?(?![a-z])|menu|breadcrumb")
 #: how a byline line starts when no class marks it ("By Jane Doe", "von Max Muster", "Autor: ...")
 _BYLINE_START_RE = re.compile(
     r"\s*(?:(?:written |posted |reported |story |words |text )?by|von|par|por|door|przez|"
@@ -96,8 +99,11 @@ _UPDATED_RE = re.compile(
     r"updat|modif|edited|revis|reviewed|aktualisiert|actualiz|mis à jour|geändert|geprüft|"
     r"überarbeitet|aggiornat|atualizad|bijgewerkt"
 )
-#: elements of the body looked at for a marked byline or date line when nothing near the headline has one
+#: elements of the body looked at for a marked byline or date line when nothing near the headline has
+#: one, and for the headline of a page without ``<h1>``
 MAX_SCAN = 1000
+#: letters of a headline looked for by its text
+MIN_HEADLINE = 12
 #: a short text that may state a date (a date takes at least 6 characters)
 MIN_DATE_LINE = 6
 MAX_DATE_LINE = 80
@@ -107,6 +113,8 @@ MAX_ITEMS = 12
 MAX_LABEL_WORDS = 4
 #: characters before a date read for its label ("Updated on", "Published:")
 LABEL_CHARS = 40
+#: elements that are the items of a list of stories when their siblings are of the same kind
+_ITEM_TAGS = frozenset(("li", "article"))
 #: elements whose ``<footer>`` is the article's own (its author and date), not the page's
 _SECTIONS = frozenset(("article", "header"))
 
@@ -139,10 +147,12 @@ def _marks(el) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''}".lower()
 
 
-def elsewhere(el, article: frozenset = frozenset()) -> bool:
+def elsewhere(el, article: frozenset = frozenset(), layout: tuple[str, ...] = ()) -> bool:
     """Inside a comment thread, related list, navigation, aside or the page's footer (within
     ``ANCESTORS``, below ``<body>``, whose classes describe the whole page, and below ``article``:
-    the containers of the headline, which hold the article whatever their classes say)."""
+    the containers of the headline, which hold the article whatever their classes say). ``layout``:
+    the class words of those containers that name other content (``layout_words``); a page builder
+    wraps every block in them ("elementor-widget"), so they say nothing of another container."""
     for node in islice(el.iterancestors(), ANCESTORS):
         if node.tag == "body" or node in article:
             return False
@@ -150,8 +160,24 @@ def elsewhere(el, article: frozenset = frozenset()) -> bool:
             return True
         marks = _marks(node)
         if len(marks) > 1 and _ELSEWHERE_RE.search(marks):
-            return True
+            for word in layout:
+                marks = marks.replace(word, " ")
+            if not layout or _ELSEWHERE_RE.search(marks):
+                return True
     return False
+
+
+def layout_words(containers) -> tuple[str, ...]:
+    """The class words of the headline's containers (below ``<body>``) that name other content
+    ("elementor-widget-container", "widget"), longest first: the blocks the page is built of."""
+    words = {
+        word
+        for node in containers
+        if node.tag not in ("body", "html")
+        for word in (node.get("class") or "").lower().split()[:20]
+        if _ELSEWHERE_RE.search(word)
+    }
+    return tuple(sorted(words, key=len, reverse=True))[:8]
 
 
 def _in_section(footer) -> bool:
@@ -185,6 +211,38 @@ def around(anchor, body) -> list:
     return [*before, anchor, *islice(following(), AFTER)]
 
 
+def shown_headline(body, title: str):
+    """For a page without ``<h1>``: the first of the first ``MAX_SCAN`` elements of the body whose
+    own text shows the title (at least half of its letters: a ``<title>`` may add the site's name),
+    outside navigation, asides and footers (a copyright line names the site that a ``<title>`` may
+    be): the headline a page builder writes as a paragraph or a ``<div>``; else ``None``."""
+    key = letters(title)
+    if body is None or len(key) < MIN_HEADLINE:
+        return None
+    for el in islice(body.iter(*TEXT_TAGS), MAX_SCAN):
+        text = el.text
+        if (
+            text
+            and MIN_HEADLINE <= len(text) <= MAX_TEXT
+            and len(text) * 2 >= len(key)
+            and el.tag not in _CONTAINER_TAGS
+        ):
+            shown = letters(text)
+            if len(shown) * 2 >= len(key) and shows_title(shown, key) and not _in_furniture(el):
+                return el
+    return None
+
+
+def _in_furniture(el) -> bool:
+    """Inside the page's navigation, menus, breadcrumbs, asides or footer (by tag or class)."""
+    for node in islice(el.iterancestors(), ANCESTORS):
+        if node.tag == "body":
+            return False
+        if node.tag in ("nav", "aside", "footer") or _FURNITURE_RE.search(_marks(node)):
+            return True
+    return False
+
+
 def headings(found: list) -> list[str]:
     """The text of each heading element (one entry per element, empty ones too)."""
     return [text_of(el, MAX_TEXT) for el in found]
@@ -198,6 +256,7 @@ class Neighbourhood:
         self.elements = elements
         self.anchor = next((i for i, el in enumerate(elements) if el is anchor), 0)
         self.article = frozenset(anchor.iterancestors()) if anchor is not None else frozenset()
+        self.layout = layout_words(self.article)
         self.bylines: list = []
         self.date_lines: list = []
         self.itemprops: dict[str, list] = {}
@@ -242,7 +301,7 @@ class Neighbourhood:
                 self.date_lines.append(el)
 
     def elsewhere(self, el) -> bool:
-        return elsewhere(el, self.article)
+        return elsewhere(el, self.article, self.layout)
 
     def listed(self, el, lang: str | None) -> bool:
         return in_dated_list(el, lang, self.article)
@@ -329,14 +388,15 @@ def _before(el) -> str:
 
 
 def in_dated_list(el, lang: str | None, article: frozenset = frozenset()) -> bool:
-    """Inside one of several dated items of a list (a list of stories, each with its date) below
-    the headline's containers (``article``): the date is an item's, not the article's."""
+    """Inside one of several dated items of a list (a list of stories, each with its date: ``<li>``
+    items, or ``<article>`` teasers side by side) below the headline's containers (``article``): the
+    date is an item's, not the article's."""
     for node in islice(el.iterancestors(), ANCESTORS):
         if node in article or node.tag == "body":
             return False
-        if node.tag == "li":
+        if node.tag in _ITEM_TAGS:
             parent = node.getparent()
-            items = [] if parent is None else list(islice(parent.iterchildren("li"), MAX_ITEMS))
+            items = [] if parent is None else list(islice(parent.iterchildren(node.tag), MAX_ITEMS))
             return sum(1 for item in items if _dated(item, lang)) >= 2
     return False
 
@@ -370,14 +430,16 @@ def _time_is_update(el, text: str) -> bool:
     return _UPDATED_RE.search(marks.lower()) is not None or _is_update(text[:MAX_DATE_LINE], _before(el))
 
 
-def marked_time(times: list, lang: str | None, article: frozenset = frozenset()) -> str | None:
+def marked_time(
+    times: list, lang: str | None, article: frozenset = frozenset(), layout: tuple[str, ...] = ()
+) -> str | None:
     """The date of a ``<time>`` marked as the publication date (``itemprop``, ``pubdate``), not in
     comments or related lists."""
     for el in times:
         prop = (el.get("itemprop") or "").lower()
         if prop in ("datepublished", "datecreated") or el.get("pubdate") is not None:
             published = parse_date(el.get("datetime") or el.get("content"), lang=lang)
-            if published and not elsewhere(el, article):
+            if published and not elsewhere(el, article, layout):
                 return published
     return None
 
@@ -390,7 +452,7 @@ class MarkedLines:
     date: str | None = None
 
 
-def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> MarkedLines:
+def marked_lines(body, lang: str | None, article: frozenset = frozenset(), layout: tuple[str, ...] = ()) -> MarkedLines:
     """For pages whose headline is far from their byline or date line, one walk over the first
     ``MAX_SCAN`` elements of the body: the names in the first element marked as a byline or author
     (class, id, ``itemprop``, ``rel``) and the first date in a short line marked as a date ("post-date",
@@ -411,7 +473,7 @@ def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> Ma
         marks = " ".join(filter(None, (cls, ident, prop, rel))).lower()
         if _MARKED_RE.search(marks) is None or _ELSEWHERE_RE.search(marks):
             continue
-        if not names and _AUTHOR_RE.search(marks) and not elsewhere(el, article):
+        if not names and _AUTHOR_RE.search(marks) and not elsewhere(el, article, layout):
             names = split_names(byline_text(el), strict=True)
         if found_date is None and el.tag != "time" and _DATE_RE.search(marks) and not _UPDATED_RE.search(marks):
             text = text_of(el, MAX_DATE_LINE)
@@ -419,7 +481,7 @@ def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> Ma
             if (
                 value
                 and not _is_update(text, _before(el))
-                and not elsewhere(el, article)
+                and not elsewhere(el, article, layout)
                 and not in_dated_list(el, lang, article)
             ):
                 found_date = value
@@ -428,12 +490,14 @@ def marked_lines(body, lang: str | None, article: frozenset = frozenset()) -> Ma
     return MarkedLines(tuple(names), found_date)
 
 
-def time_dates(times: list, lang: str | None, article: frozenset = frozenset()) -> tuple[str | None, str | None]:
+def time_dates(
+    times: list, lang: str | None, article: frozenset = frozenset(), layout: tuple[str, ...] = ()
+) -> tuple[str | None, str | None]:
     """(published, modified) from the page's ``<time>`` elements, wherever they are: the first not
     inside comments, related lists or a list of dated stories, and the first marked as an update."""
     published = modified = None
     for el in times:
-        if elsewhere(el, article):
+        if elsewhere(el, article, layout):
             continue
         text = text_of(el, MAX_TEXT)
         value = parse_date(el.get("datetime"), lang=lang) or parse_date(text, lang=lang)
