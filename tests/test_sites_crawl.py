@@ -267,7 +267,12 @@ def test_an_unreachable_redis_leaves_each_page_its_own_verdict(server, tmp_path,
 
 
 @pytest.mark.redis
-def test_two_crawls_sharing_redis_decide_as_one(server, tmp_path, redis_url):  # noqa: F811
+def test_two_crawls_sharing_redis_decide_as_one(server, tmp_path, redis_url, judged_alone):  # noqa: F811
+    """Two processes sharing a memory in Redis decide like one crawl: every article stored, none decided
+    otherwise, and the listings the page judge alone keeps dropped as one crawl drops them. Which
+    listings near the threshold fall which way depends on the order the pages meet the memory (two
+    processes interleave as their timing has it: docs/site-memory.md says how much order matters
+    on this blog), so the count of such listings is printed, not bounded."""
     settings = {"BODYTEXT_SITE_MEMORY_REDIS_URL": redis_url, "BODYTEXT_SITE_MEMORY_REDIS_PREFIX": "crawl-test:shared"}
     alone = crawl(tmp_path / "one", server, ORDER)
     halves = {"a": ORDER[0::2], "b": ORDER[1::2]}
@@ -277,11 +282,13 @@ def test_two_crawls_sharing_redis_decide_as_one(server, tmp_path, redis_url):  #
     assert all(isinstance(found, Crawl) for found in crawls.values()), crawls
     shared = stored_paths(crawls["a"]) | stored_paths(crawls["b"])
     assert ARTICLES <= shared
-    # the shared memory holds what both learned, but each process meets the pages in another order than
-    # the single crawl: listings near the threshold may fall the other way (none of the articles)
     differ = shared ^ stored_paths(alone)
     print(f"pages decided otherwise than by one crawl: {len(differ)} of {len(ORDER)}", sorted(differ))
-    assert not differ & ARTICLES and len(differ) <= len(LISTINGS) // 5, sorted(differ)
+    assert not differ & ARTICLES, sorted(differ)
+    kept_alone = stored_paths(judged_alone) & LISTINGS
+    for found in (alone, shared):
+        kept = (stored_paths(found) if isinstance(found, Crawl) else found) & kept_alone
+        assert len(kept) <= len(kept_alone) // 2, sorted(kept)
 
 
 @pytest.mark.redis
