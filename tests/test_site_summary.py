@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_cli import run  # the command run in this process, its exit status and output
 from test_redis import redis_url  # noqa: F401 - the fixture: a redis-server of its own
 from test_sites import LEANING, result
 
-from scrapy_bodytext.cli import main
 from scrapy_bodytext.sites import SiteMemory
 from scrapy_bodytext.sites.redis_memory import RedisSiteMemory
 from scrapy_bodytext.sites.summary import (
@@ -99,15 +99,6 @@ def test_the_crawl_summaries_put_the_sites_with_most_verdicts_first_and_skip_the
 
 
 # ------------------------------------------------------------------------------------ Redis, the command
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse and usage errors
-        code = exc.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.redis

@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from ..page.document import Document, is_hidden
+from ..page.document import Document, is_hidden, remove_keeping_tail
 from .text import CELL, LINE, clean_texts, joint
 
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -358,7 +358,7 @@ def _tidy(root: etree._Element) -> None:
     _visit(root, edges)
     edges.block_edge()
     for el in edges.drop:
-        _remove(el)
+        remove_keeping_tail(el)
     _drop_empty(root)  # what held only line breaks at its edges
     for el in root.iter():
         if el.tag in WRAPPERS and el.tag != "tr" and len(el):
@@ -373,7 +373,7 @@ def _drop_empty(root: etree._Element) -> None:
     """Remove the elements without text (table cells and rows excepted: they keep the grid)."""
     for el in reversed(list(root.iter())):  # inner elements first
         if el is not root and el.tag not in _KEPT_EMPTY and len(el) == 0 and not (el.text or "").strip():
-            _remove(el)
+            remove_keeping_tail(el)
 
 
 def _hoist_spaces(root: etree._Element) -> None:
@@ -455,17 +455,3 @@ def _visit(el: etree._Element, edges: _Edges) -> None:
             edges.text(child, "tail")
     if block:
         edges.block_edge()
-
-
-def _remove(el: etree._Element) -> None:
-    """Take ``el`` out of the tree, keeping its tail text in place."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    if el.tail:
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)

@@ -484,13 +484,18 @@ def drop_line_numbers(root) -> None:
             continue
         if el.tag not in _GUTTER_TAGS and not any(a.tag in _CODE_TAGS for a in el.iterancestors()):
             continue
-        parent = el.getparent()
-        if parent is None:
-            continue
-        if el.tail:
-            previous = el.getprevious()
-            if previous is not None:
-                previous.tail = (previous.tail or "") + el.tail
-            else:
-                parent.text = (parent.text or "") + el.tail
-        parent.remove(el)
+        remove_keeping_tail(el)
+
+
+def remove_keeping_tail(el) -> None:
+    """Take ``el`` out of its tree, keeping the text that follows it (its tail) in place."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
