@@ -202,11 +202,37 @@ def run(command: list[str], timeout: float = 300, **kwargs) -> subprocess.Comple
     return done
 
 
+#: what a copy of a checkout that is not a git work tree leaves out: build artefacts and caches
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git", "__pycache__", "*.pyc", "*.so", "*.pyd", "*.c", "build", "dist", "*.egg-info", ".pytest_cache"
+)
+
+
+def source_copy(folder: Path) -> Path:
+    """The checkout's source files (those git tracks or would: not ignored; in another tree, all but build artefacts) copied
+    into ``folder``: a build stages its sdist in the tree it builds, which other tests read meanwhile."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=False,
+    )
+    if tracked.returncode != 0 or not tracked.stdout:
+        shutil.copytree(REPO, folder, ignore=NOT_SOURCES)
+        return folder
+    for name in tracked.stdout.decode("utf-8").split("\0"):
+        if name and (REPO / name).is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, folder / name)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def distribution(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The sdist and the wheel ``python -m build`` makes of the checkout."""
+    """The sdist and the wheel ``python -m build`` makes of the checkout's sources."""
     out = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", str(out), str(REPO)], timeout=BUILD_SECONDS)
+    sources = source_copy(tmp_path_factory.mktemp("sources"))
+    run([sys.executable, "-m", "build", "--outdir", str(out), str(sources)], timeout=BUILD_SECONDS)
     sdists, wheels = sorted(out.glob("*.tar.gz")), sorted(out.glob("*.whl"))
     assert len(sdists) == 1 and len(wheels) == 1, sorted(out.iterdir())
     return {"sdist": sdists[0], "wheel": wheels[0]}
