@@ -45,6 +45,7 @@ from site_crawl import REPO, LocalSite, crawl_settings, read_sites, start_crawl,
 
 sys.path.insert(0, str(REPO / "tests"))
 from fault_relay import FaultRelay  # noqa: E402 - the tests' helpers
+from http_server import AtRequest  # noqa: E402
 from redis_server import RedisProcess  # noqa: E402
 
 FAULTS = ("none", "drop2", "drop10", "drop2x2", "freeze", "kill")
@@ -55,20 +56,6 @@ DECIDED = re.compile(
     r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[scrapy\.core\.scraper\] DEBUG: (Scraped from|Dropped:)", re.MULTILINE
 )
 GUARD_WARNING = re.compile(r"WARNING: (site memory|the duplicate index) in Redis at ")
-
-
-class AtRequest:
-    """Runs ``action`` when the site has answered ``number`` requests."""
-
-    def __init__(self, number: int, action: Any) -> None:
-        self.number, self.action, self.count, self.lock = number, action, 0, threading.Lock()
-
-    def __call__(self, target: str, headers: object) -> None:
-        with self.lock:
-            self.count += 1
-            due = self.count == self.number
-        if due:
-            self.action()
 
 
 def crawl_once(fault: str, rows: list[dict], options: argparse.Namespace, folder: Path) -> dict[str, Any]:
@@ -98,7 +85,7 @@ def crawl_once(fault: str, rows: list[dict], options: argparse.Namespace, folder
 
             threading.Timer(options.freeze_seconds, thaw).start()
 
-        hook = {"freeze": AtRequest(FAULT_AT_REQUEST, freeze), "kill": AtRequest(FAULT_AT_REQUEST, server.kill)}
+        hook = {"freeze": AtRequest({FAULT_AT_REQUEST: freeze}), "kill": AtRequest({FAULT_AT_REQUEST: server.kill})}
         extra = {
             "BODYTEXT_SITE_MEMORY_REDIS_URL": url,
             "BODYTEXT_DUPLICATE_REDIS_URL": url,

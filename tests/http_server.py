@@ -78,3 +78,25 @@ def site_pages(folder: Path = SITE) -> dict[str, Page]:
     """The hand-written test site: every ``*.html`` file, declared as text/html (no charset: each
     page declares its own in a <meta>, as many real sites do)."""
     return {f"/{path.name}": (path.read_bytes(), "text/html") for path in sorted(folder.glob("*.html"))}
+
+
+class AtRequest:
+    """An ``on_request`` hook that runs each action once, when the server has answered that many
+    requests (an event of the crawl, not a clock); ``done`` is set when the last has run."""
+
+    def __init__(self, actions: Mapping[int, Callable[[], object]]) -> None:
+        self.actions = dict(actions)
+        self.count = 0
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        if not self.actions:
+            self.done.set()
+
+    def __call__(self, target: str, headers: object) -> None:
+        with self.lock:
+            self.count += 1
+            action = self.actions.pop(self.count, None)
+            if not self.actions:
+                self.done.set()
+        if action is not None:
+            action()

@@ -10,14 +10,13 @@ import json
 import re
 import shutil
 import signal
-import threading
 
 import pytest
 from blog_site import blog
 from conftest import IN_CI
 from crawl_runner import ADDON, Crawl, start_crawl
 from fault_relay import FaultRelay
-from http_server import SiteServer
+from http_server import AtRequest, SiteServer
 from redis_server import RedisProcess
 
 pytestmark = pytest.mark.redis
@@ -41,28 +40,6 @@ def redis_process(tmp_path_factory):
         if not server.start():
             pytest.fail("redis-server could not be started")
         yield server
-
-
-class AtRequest:
-    """Calls each action once when the site has answered its number of requests (an event of the
-    crawl, not a clock); ``done`` is set when the last has run."""
-
-    def __init__(self, actions: dict[int, object]) -> None:
-        self.actions = dict(actions)
-        self.count = 0
-        self.lock = threading.Lock()
-        self.done = threading.Event()
-        if not self.actions:
-            self.done.set()
-
-    def __call__(self, target: str, headers: object) -> None:
-        with self.lock:
-            self.count += 1
-            action = self.actions.pop(self.count, None)
-            if not self.actions:
-                self.done.set()
-        if action is not None:
-            action()
 
 
 def settings(url: str, **more) -> dict:

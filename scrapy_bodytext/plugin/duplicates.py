@@ -20,6 +20,7 @@ from itemadapter import ItemAdapter
 from scrapy.utils.python import global_object_name
 
 from ..result import ExtractionResult
+from ..stores import StoreUnavailable
 from ..workers.executors import wait_for
 from ..workers.serial import SerialWork
 from .settings import BodyTextSettings, redis_link
@@ -139,8 +140,6 @@ class DuplicateCheck:
         try:
             outcome, match = self.deduplicator.claim(url, result)
         except Exception as exc:  # noqa: BLE001 - a Redis error stores the article unchecked
-            from ..stores import StoreUnavailable
-
             self.stats.inc_value("bodytext/duplicates/errors")
             # a Redis outage is said once by its guard; the page's own line goes to DEBUG
             level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING

@@ -34,6 +34,7 @@ from ..api import apply_site_verdict
 from ..result import ExtractionResult, Reason
 from ..sites import SiteMemory, site_key
 from ..sites.summary import DEFAULT_MOST, DEFAULT_SITES_LOGGED, learned_sites, summarize_site
+from ..stores import StoreUnavailable
 from ..workers.executors import wait_for
 from ..workers.serial import SerialWork
 from .settings import BodyTextSettings, redis_link
@@ -147,8 +148,6 @@ class SiteCheck:
     def _probe(self) -> None:
         """One round trip at the start: a Redis that cannot be reached says so now (one ERROR line);
         the memory stays, and is used as soon as its guard finds Redis answering."""
-        from ..stores import StoreUnavailable
-
         try:
             len(self.memory.store)
         except StoreUnavailable as exc:
@@ -244,7 +243,7 @@ class SiteCheck:
                 _resolve(decided, result)
 
     def _start(self, page: Page, result: ExtractionResult, decided: Future) -> None:
-        complete = getattr(page, "complete", True)
+        complete = page.complete
         verdict = self._judge(page.url, result, complete)
         if verdict is None:
             _resolve(decided, result)
@@ -282,8 +281,6 @@ class SiteCheck:
     def _failed(self, outcome: str, exc: Exception, url: str) -> None:
         """Counts a failed call of the memory; a Redis outage is said once by its guard (the page's
         line goes to DEBUG), any other failure is one WARNING for the page."""
-        from ..stores import StoreUnavailable
-
         self._count("errors")
         level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
         self._log(level, "Site memory failed, %s (%s): %s", outcome, exc, url)
