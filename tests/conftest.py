@@ -13,6 +13,9 @@ from scrapy_bodytext.evaluation.corpus import LabelledPage, load_corpus
 REPO = Path(__file__).resolve().parent.parent
 CORPUS_DIR = Path(os.environ.get("BODYTEXT_CORPUS", REPO.parent / "shared" / "corpus" / "dev"))
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# the crawls, commands and example project a test starts in a process of its own import this checkout's
+# package, not whatever copy is installed (an editable install of another checkout, an older wheel)
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
 
 
 def require_corpus() -> None:
