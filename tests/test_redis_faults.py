@@ -10,6 +10,9 @@ import json
 import re
 import shutil
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from blog_site import blog
@@ -29,16 +32,24 @@ CRAWL_TIMEOUT = 240
 OUTAGE_LINE = re.compile(r"WARNING: (site memory|the duplicate index) in Redis at \S+ \(BODYTEXT_\w+\) (failed|still)")
 
 
-@pytest.fixture
-def redis_process(tmp_path_factory):
+@contextmanager
+def started_redis(folder: Path, **options) -> Iterator[RedisProcess]:
+    """A redis-server of its own in ``folder`` (``options``: ``RedisProcess``'s), stopped on exit."""
     binary = shutil.which("redis-server")
     if binary is None:
         if IN_CI:
             pytest.fail("no redis-server on PATH; CI must run the Redis fault tests (.ci/run installs it)")
         pytest.skip("no redis-server on PATH")
-    with RedisProcess(binary, tmp_path_factory.mktemp("redis")) as server:
+    folder.mkdir(parents=True, exist_ok=True)
+    with RedisProcess(binary, folder, **options) as server:
         if not server.start():
-            pytest.fail("redis-server could not be started")
+            pytest.fail(f"redis-server could not be started: {(folder / 'redis.log').read_text(errors='replace')}")
+        yield server
+
+
+@pytest.fixture
+def redis_process(tmp_path_factory):
+    with started_redis(tmp_path_factory.mktemp("redis")) as server:
         yield server
 
 
