@@ -199,19 +199,16 @@ def test_the_sites_command_reads_a_redis_on_an_ipv6_host_and_shows_its_brackets(
 def test_the_sites_command_reads_a_read_only_replica_through_a_reader_that_cannot_write(tmp_path, capsys):
     """The command reads through ``RedisSiteReader``, which has no way to write (a writable store's
     update would push the shared memory's sites past its bound): a read-only replica serves it."""
-    import redis
-    from test_redis_faults import started_redis
+    from test_redis_faults import MAIN, read_only_replica, started_redis
 
     from scrapy_bodytext.sites.redis_memory import RedisSiteReader
     from scrapy_bodytext.stores import StoreUnavailable
 
-    with started_redis(tmp_path / "main") as main:
+    with started_redis(tmp_path / "main", options=MAIN) as main:
         memory = RedisSiteMemory(main.url, prefix="test:replica", weights=LEANING)
         crawl(memory)
         memory.close()
-        replica_of = ("--replicaof", "127.0.0.1", str(main.port), "--replica-read-only", "yes")
-        with started_redis(tmp_path / "replica", options=replica_of) as replica:
-            assert redis.Redis.from_url(main.url).wait(1, 10_000) == 1  # the replica has the main's keys
+        with read_only_replica(tmp_path / "replica", main) as replica:
             code, out, err = run(capsys, "sites", "--redis-url", replica.url, "--prefix", "test:replica")
             assert (code, err) == (0, "") and out.startswith(f"{SITE}: 12 confident articles")
             reader = RedisSiteReader(replica.url, prefix="test:replica")

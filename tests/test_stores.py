@@ -9,7 +9,6 @@ import logging
 import threading
 
 import pytest
-import redis
 from redis import exceptions as errors
 
 from scrapy_bodytext.stores import OutageGuard, RedisLink, StoreUnavailable, check_redis_url
@@ -213,16 +212,14 @@ def test_the_guard_logs_through_a_function_and_counts_through_another():
     ],
 )
 def test_a_server_that_refuses_writes_is_one_error_and_the_store_off_while_reads_still_answer(tmp_path, server, caplog):
-    from test_redis_faults import started_redis
+    from test_redis_faults import MAIN, read_only_replica, started_redis
 
-    with started_redis(tmp_path / "main") as main:
-        options = server.get("options", ())
+    with started_redis(tmp_path / "main", options=MAIN) as main:
         if server.get("replica"):
-            options = ("--replicaof", "127.0.0.1", str(main.port), "--replica-read-only", "yes")
-        with started_redis(tmp_path / "store", options=options) as store:
-            if server.get("replica"):
-                redis.Redis.from_url(main.url).set("synced", 1)
-                assert redis.Redis.from_url(main.url).wait(1, 10_000) == 1  # the replica has the main's data
+            refusing = read_only_replica(tmp_path / "store", main)
+        else:
+            refusing = started_redis(tmp_path / "store", options=server["options"])
+        with refusing as store:
             link = RedisLink(store.url, setting="BODYTEXT_SITE_MEMORY_REDIS_URL")
             counted: list[str] = []
             guard = link.guard(
