@@ -42,7 +42,8 @@ class DuplicateCheck:
     def __init__(self, settings: BodyTextSettings, stats: Any, log: Callable[..., None]):
         self.settings = settings
         self.stats = stats
-        counts = ReactorCounts(stats, "bodytext/duplicates", log)  # the pipeline's log: one logger per page line
+        # the pipeline's log: its per-page lines share one logger
+        counts = ReactorCounts(stats, "bodytext/duplicates", log)
         self._count, self._log = counts.count, counts.log
         self.deduplicator: Deduplicator | None = None
         self._verdicts: WeakKeyDictionary[Page, Future] = WeakKeyDictionary()  # each page's one answer
@@ -56,7 +57,8 @@ class DuplicateCheck:
 
     def open(self) -> None:
         """Connects the index; a Redis that cannot be reached is one ERROR line, and the crawl goes on
-        storing every article unchecked (counted in ``bodytext/duplicates/errors``)."""
+        storing every article unchecked (counted in ``bodytext/duplicates/errors``); one that refuses
+        the index's commands is one ERROR line from its guard, and the index is off for the crawl."""
         from ..duplicates import Deduplicator  # datasketch is loaded when the check is on
 
         settings = self.settings
