@@ -1,4 +1,6 @@
-"""How tests and benchmarks start a redis-server of their own: a free port on 127.0.0.1, no persistence."""
+"""How tests and benchmarks start a redis-server of their own: a free port on 127.0.0.1 (or another
+loopback address such as ::1), no persistence, and any further configuration a test needs (a replica,
+a memory limit, a password)."""
 
 from __future__ import annotations
 
@@ -9,21 +11,21 @@ import time
 from pathlib import Path
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
         return probe.getsockname()[1]
 
 
-def redis_server_command(binary: str, port: int, folder: Path) -> list[str]:
-    """The command line of a redis-server on ``port`` of 127.0.0.1, in the foreground, that writes
+def redis_server_command(binary: str, port: int, folder: Path, host: str = "127.0.0.1") -> list[str]:
+    """The command line of a redis-server on ``port`` of ``host``, in the foreground, that writes
     nothing to disk (its working folder is ``folder``)."""
     return [
         binary,
         "--port",
         str(port),
         "--bind",
-        "127.0.0.1",
+        host,
         "--dir",
         str(folder),
         "--save",
@@ -38,29 +40,37 @@ def redis_server_command(binary: str, port: int, folder: Path) -> list[str]:
 
 
 class RedisProcess:
-    """A redis-server of its own on a free port of 127.0.0.1 (no persistence), that a fault test can
-    freeze (SIGSTOP), thaw (SIGCONT) or kill; ``start`` returns False where it could not start."""
+    """A redis-server of its own on a free port of ``host`` (no persistence; ``options``: more of its
+    command line, e.g. ``("--maxmemory", "1")``; ``password``: its ``requirepass``), that a fault test
+    can freeze (SIGSTOP), thaw (SIGCONT) or kill; ``start`` returns False where it could not start."""
 
-    def __init__(self, binary: str, folder: Path) -> None:
+    def __init__(
+        self, binary: str, folder: Path, *, host: str = "127.0.0.1", options: tuple[str, ...] = (), password: str = ""
+    ) -> None:
         self.binary = binary
         self.folder = folder
+        self.host = host
+        self.options = options
+        self.password = password
         self.port = 0
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"redis://{f':{self.password}@' if self.password else ''}{host}:{self.port}/0"
 
     def start(self) -> bool:
         import redis
 
         for _attempt in range(3):  # the free port may be taken between probe and start
-            self.port = free_port()
+            self.port = free_port(self.host)
+            command = redis_server_command(self.binary, self.port, self.folder, self.host) + list(self.options)
+            if self.password:
+                command += ["--requirepass", self.password]
             with open(self.folder / "redis.log", "ab") as log:
-                self.process = subprocess.Popen(
-                    redis_server_command(self.binary, self.port, self.folder), stdout=log, stderr=subprocess.STDOUT
-                )
-            client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=1)
+                self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
             try:
                 deadline = time.monotonic() + 10
                 while self.process.poll() is None and time.monotonic() < deadline:

@@ -4,6 +4,7 @@ index (a real redis-server) is shared, atomic, kept across clients and cleared b
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import threading
@@ -113,6 +114,39 @@ def test_the_redis_index_refuses_keys_written_with_other_bands(redis_url):  # no
     with pytest.raises(ValueError, match="clear them or choose another prefix"):
         RedisIndex(redis_url, prefix="test:bands", similarity=0.9)
     RedisIndex(redis_url, prefix="test:bands", similarity=0.5).clear()
+
+
+@pytest.mark.redis
+def test_keys_of_other_bands_found_after_a_late_start_are_said_once_and_turn_the_index_off(tmp_path, caplog):
+    """An index opened while Redis is frozen checks the keys' configuration at its first claim that
+    reaches Redis: keys of other bands are one ERROR line, and no later claim calls Redis."""
+    from test_redis_faults import started_redis
+
+    from scrapy_bodytext.stores import RedisLink, StoreUnavailable
+
+    with started_redis(tmp_path / "redis") as server:
+        RedisIndex(server.url, prefix="test:late", similarity=0.5).claim("https://a.example/1", fingerprint(TEXT))
+        link = RedisLink(server.url, setting="BODYTEXT_DUPLICATE_REDIS_URL", retry_after=0)
+        server.freeze()
+        try:
+            late = RedisIndex(link, prefix="test:late", similarity=0.9)  # the check times out: not known yet
+        finally:
+            server.thaw()
+        assert late.guard.counts["failures"] == 1
+        caplog.clear()  # the timeout's WARNING said; what follows is the late check's
+        caplog.set_level(logging.DEBUG)
+        for number in range(5):
+            with pytest.raises(StoreUnavailable):
+                late.claim(f"https://b.example/{number}", fingerprint(OTHER))
+        late.close()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert (
+        len(errors) == 1
+        and "is off for the rest of the run" in errors[0]
+        and "were written with" in errors[0]
+        and "clear them or choose another prefix" in errors[0]
+    )
+    assert late.guard.counts["mismatched"] == 1 and late.guard.counts["skipped"] == 4
 
 
 @pytest.mark.redis

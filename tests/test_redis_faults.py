@@ -10,6 +10,9 @@ import json
 import re
 import shutil
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from blog_site import blog
@@ -29,16 +32,45 @@ CRAWL_TIMEOUT = 240
 OUTAGE_LINE = re.compile(r"WARNING: (site memory|the duplicate index) in Redis at \S+ \(BODYTEXT_\w+\) (failed|still)")
 
 
-@pytest.fixture
-def redis_process(tmp_path_factory):
+@contextmanager
+def started_redis(folder: Path, **options) -> Iterator[RedisProcess]:
+    """A redis-server of its own in ``folder`` (``options``: ``RedisProcess``'s), stopped on exit."""
     binary = shutil.which("redis-server")
     if binary is None:
         if IN_CI:
             pytest.fail("no redis-server on PATH; CI must run the Redis fault tests (.ci/run installs it)")
         pytest.skip("no redis-server on PATH")
-    with RedisProcess(binary, tmp_path_factory.mktemp("redis")) as server:
+    folder.mkdir(parents=True, exist_ok=True)
+    with RedisProcess(binary, folder, **options) as server:
         if not server.start():
-            pytest.fail("redis-server could not be started")
+            pytest.fail(f"redis-server could not be started: {(folder / 'redis.log').read_text(errors='replace')}")
+        yield server
+
+
+#: a main server whose replicas get its data at once (not after the default 5 s of waiting for more replicas)
+MAIN = ("--repl-diskless-sync-delay", "0")
+
+
+@contextmanager
+def read_only_replica(folder: Path, main: RedisProcess) -> Iterator[RedisProcess]:
+    """A read-only replica of ``main`` (started with ``MAIN``), as after a failover: reads answer,
+    writes are refused (READONLY); yielded once it holds ``main``'s data (its acknowledgement awaited)."""
+    import redis
+
+    options = ("--replicaof", "127.0.0.1", str(main.port), "--replica-read-only", "yes")
+    with started_redis(folder, options=options) as replica:
+        client = redis.Redis.from_url(main.url, socket_timeout=120)
+        try:
+            client.set("bodytext:test:synced", 1)
+            assert client.wait(1, 120_000) == 1, "the replica did not follow its main"
+        finally:
+            client.close()
+        yield replica
+
+
+@pytest.fixture
+def redis_process(tmp_path_factory):
+    with started_redis(tmp_path_factory.mktemp("redis")) as server:
         yield server
 
 
@@ -65,17 +97,21 @@ def crawl(folder, site: SiteServer, url: str, kinds: str = "dict", **more) -> Cr
     return found
 
 
-def nothing_lost(found: Crawl, items_per_page: int = 1) -> None:
-    """The crawl closed by itself, every item of every page was stored or dropped, none in an error."""
+#: the one ERROR a crawl may say: Redis not reachable at the start (a connection dropped then)
+NOT_REACHABLE = " not reachable at the start, "
+
+
+def nothing_lost(found: Crawl, items_per_page: int = 1, error: str = NOT_REACHABLE) -> None:
+    """The crawl closed by itself, every item of every page was stored or dropped, none in an error;
+    the only ERROR lines are those containing ``error``."""
     assert found.returncode == 0, found.log[-3000:]
     assert found.stat("finish_reason") == "finished"
     items = found.stat("response_received_count") * items_per_page
     assert found.stored + found.dropped == items == found.stat("bodytext/items/extracted")
     assert found.stat("bodytext/items/unreleased") == 0
     assert "Error processing" not in found.log and "Traceback" not in found.log, found.log[-3000:]
-    # the one ERROR a crawl may say: Redis not reachable at the start (a connection dropped then)
     errors = re.findall(r"\] ERROR: (.*)", found.log)
-    assert all(" not reachable at the start, " in line for line in errors), errors
+    assert all(error in line for line in errors), errors
 
 
 def outage_warnings(found: Crawl) -> int:
@@ -145,6 +181,39 @@ def test_a_killed_redis_is_one_warning_and_every_page_keeps_its_own_verdict(tmp_
     one_warning_per_outage(found)
 
 
+@pytest.mark.parametrize("server", ["read-only replica", "out of memory"])
+def test_a_redis_that_refuses_writes_is_one_error_per_store_and_every_page_keeps_its_own_verdict(tmp_path, server):
+    """Reads answer, writes are refused (READONLY on a replica after a failover, OOM on a full server):
+    each store says so in one ERROR line naming its server and setting, and is off for the crawl; no
+    outage is said, nothing is lost, and every page is decided on its own verdict."""
+    from test_redis import core_verdict
+
+    with started_redis(tmp_path / "main", options=MAIN) as main:
+        if server == "read-only replica":
+            refusing = read_only_replica(tmp_path / "store", main)
+        else:
+            refusing = started_redis(
+                tmp_path / "store", options=("--maxmemory", "1", "--maxmemory-policy", "noeviction")
+            )
+        with refusing as store, SiteServer(PAGES) as site:
+            found = crawl(tmp_path / "crawl", site, store.url)
+    nothing_lost(found, error=" is off for the rest of the run: it refused a command (")
+    refused = "ReadOnlyError" if server == "read-only replica" else "OutOfMemoryError"
+    errors = re.findall(r"\] ERROR: (.*)", found.log)
+    assert sorted(line.split(" is off ")[0] for line in errors) == [
+        f"site memory in Redis at {store.url} (BODYTEXT_SITE_MEMORY_REDIS_URL)",
+        f"the duplicate index in Redis at {store.url} (BODYTEXT_DUPLICATE_REDIS_URL)",
+    ]
+    assert all(f"it refused a command ({refused}: " in line for line in errors), errors
+    for name in ("sites", "duplicates"):
+        assert found.stat(f"bodytext/{name}/redis/refused") == 1
+        assert found.stat(f"bodytext/{name}/redis/failures") == found.stat(f"bodytext/{name}/redis/outages") == 0
+    assert outage_warnings(found) == 0 and "Site memory failed" not in found.log
+    assert found.stat("bodytext/duplicates/checked") == 0  # stored unchecked
+    articles = {url for url in (site.url(path) for path in PAGES) if core_verdict(site, url).is_article}
+    assert {item["url"] for item in found.items} == articles  # each page its own verdict
+
+
 def test_sigterm_closes_a_crawl_whose_redis_is_frozen_with_every_item_decided(tmp_path, redis_process):
     folder = tmp_path / "crawl"
     folder.mkdir()
@@ -208,3 +277,77 @@ def test_a_redis_lost_during_a_run_leaves_articles_unchecked_and_pages_their_own
         assert verdict.probability == results[path].article_probability and "unavailable" in verdict.evidence
         assert memory.strip_boilerplate(f"https://blog.example.org{path}", results[path].text) == results[path].text
     assert deduplicator.counts["unchecked"] == 3
+
+
+def duplicate_check(url: str):
+    """The pipeline's duplicate check with its index in the Redis at ``url``, opened (no crawl: driven
+    here by hand, so that the page's items can be awaited, cancelled and answered one by one)."""
+    from scrapy import Spider
+    from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_bodytext import BodyTextPipeline
+
+    crawler = get_crawler(
+        Spider,
+        settings_dict={
+            "ADDONS": ADDON,
+            "BODYTEXT_WORKERS": 0,
+            "BODYTEXT_SITE_MEMORY": False,
+            "BODYTEXT_DUPLICATE_REDIS_URL": url,
+            "BODYTEXT_DUPLICATE_REDIS_PREFIX": "test:futures",
+        },
+    )
+    crawler.spider = crawler._create_spider("test")
+    crawler.stats.open_spider()
+    check = build_from_crawler(BodyTextPipeline, crawler).duplicates
+    check.open()
+    return check
+
+
+def test_an_items_cancellation_leaves_the_pages_other_items_their_answer_and_a_late_page_is_answered(
+    redis_process, caplog
+):
+    """Three items of one page await its one question to the index; the first is cancelled while the
+    question waits its turn: the other two get the answer and the article is indexed. After the close
+    a page's question cannot be asked: its items are answered at once (stored unchecked), counted."""
+    import asyncio
+    import logging
+    import threading
+
+    import redis
+
+    from scrapy_bodytext import extract
+    from scrapy_bodytext.plugin.spidermiddlewares import Page
+
+    path = sorted(ARTICLES)[0]
+    body = PAGES[path][0]
+    result = extract(body, url=f"https://blog.example.org{path}")
+    assert result.is_article
+    check = duplicate_check(redis_process.url)
+
+    def page(url: str) -> Page:
+        return Page(url=url, body=body, encoding="utf-8", content_type="text/html")
+
+    async def items_of_one_page() -> list:
+        gate = threading.Event()
+        check._work.submit(gate.wait)  # the index's thread is busy: the page's question waits its turn
+        first = page("https://blog.example.org/first")
+        items = [asyncio.ensure_future(check.verdict(first, result)) for _ in range(3)]
+        await asyncio.sleep(0)  # each item is now awaiting the page's answer
+        items[0].cancel()
+        gate.set()
+        return await asyncio.gather(*items, return_exceptions=True)
+
+    answers = asyncio.run(items_of_one_page())
+    assert isinstance(answers[0], asyncio.CancelledError) and answers[1:] == [None, None]
+    check.close()
+    assert redis.Redis.from_url(redis_process.url).hlen("test:futures:url") == 1  # the question was asked
+
+    late = page("https://blog.example.org/late")
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(asyncio.wait_for(check.verdict(late, result), 60)) is None
+        assert asyncio.run(asyncio.wait_for(check.verdict(late, result), 60)) is None  # its other item
+    assert check.stats.get_value("bodytext/duplicates/errors") == 1
+    lines = [r.getMessage() for r in caplog.records if "Duplicate check not made" in r.getMessage()]
+    assert len(lines) == 1 and "shut down" in lines[0]

@@ -161,3 +161,62 @@ def test_the_sites_command_says_in_one_line_when_redis_cannot_be_reached(capsys)
     assert code == 2 and "--redis-url http://127.0.0.1/: " in err
     code, _, err = run(capsys, "sites")
     assert code == 2 and "--redis-url" in err
+
+
+def ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not ipv6_loopback(), reason="no IPv6 loopback (::1) on this machine")
+def test_the_sites_command_reads_a_redis_on_an_ipv6_host_and_shows_its_brackets(tmp_path, capsys):
+    from test_redis_faults import started_redis
+
+    with started_redis(tmp_path / "redis", host="::1", password="secret") as server:
+        memory = RedisSiteMemory(server.url, prefix="test:ipv6", weights=LEANING)
+        crawl(memory, site="[::1]:9000")  # the site of https://[::1]:9000/...
+        memory.close()
+        shown = f"redis://:***@[::1]:{server.port}/0"
+        code, out, err = run(
+            capsys, "sites", "--redis-url", server.url, "--prefix", "test:ipv6", "--site", "[::1]:9000"
+        )
+        assert (code, err) == (0, "") and out.startswith("::1:9000: 12 confident articles, 7 non-articles; ")
+        code, out, err = run(capsys, "sites", "--redis-url", server.url, "--prefix", "test:ipv6", "--json")
+        assert code == 0 and json.loads(out)["redis_url"] == shown
+        code, out, err = run(capsys, "sites", "--redis-url", server.url, "--prefix", "test:ipv6", "--site", "c.example")
+        assert err == f"scrapy-bodytext sites: no site 'c.example' in the site memory at {shown} under test:ipv6\n"
+        assert "secret" not in out + err
+
+
+@pytest.mark.redis
+def test_the_sites_command_reads_a_read_only_replica_through_a_reader_that_cannot_write(tmp_path, capsys):
+    """The command reads through ``RedisSiteReader``, which has no way to write (a writable store's
+    update would push the shared memory's sites past its bound): a read-only replica serves it."""
+    from test_redis_faults import MAIN, read_only_replica, started_redis
+
+    from scrapy_bodytext.sites.redis_memory import RedisSiteReader
+    from scrapy_bodytext.stores import StoreUnavailable
+
+    with started_redis(tmp_path / "main", options=MAIN) as main:
+        memory = RedisSiteMemory(main.url, prefix="test:replica", weights=LEANING)
+        crawl(memory)
+        memory.close()
+        with read_only_replica(tmp_path / "replica", main) as replica:
+            code, out, err = run(capsys, "sites", "--redis-url", replica.url, "--prefix", "test:replica")
+            assert (code, err) == (0, "") and out.startswith(f"{SITE}: 12 confident articles")
+            reader = RedisSiteReader(replica.url, prefix="test:replica")
+            assert not hasattr(reader, "update") and not hasattr(reader, "forget")
+            assert reader.site_names() == [SITE] and len(reader) == 1 and reader.fields(SITE)
+            replica.kill()
+            for read in (lambda: reader.fields(SITE), reader.site_names):  # through the guard, as every call
+                with pytest.raises(StoreUnavailable):
+                    read()
+            assert reader.guard.counts["failures"] == 2
+            reader.close()

@@ -7,59 +7,57 @@ import argparse
 import json
 import sys
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..sites.domains import site_key
 from ..sites.summary import SiteSummary, memory_summaries, summarize_site
+from ..stores.redis_link import redacted
 from . import FAILED, OK
 from .options import UsageError
 
 
-def shown_url(url: str) -> str:
-    """``url`` with its password (if any) hidden, for messages."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        user = parts.username or ""
-        host = parts.netloc.rpartition("@")[2]
-        return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
-    except ValueError:
-        return url
+def asked_site(text: str) -> str:
+    """The key of the site ``text`` names: any URL of it, its host (``www.example.com``, an IPv6 host
+    with or without its brackets, ``[::1]:8080``) or its key as printed (``example.com``)."""
+    return site_key(text if "://" in text else f"http://{text}")
+
+
+def _quiet(level: int, message: str, *args: Any) -> None:
+    """The reader's guard says nothing: the command says what failed in its own one line."""
 
 
 def run_sites(args: argparse.Namespace) -> int:
-    from ..sites.redis_memory import RedisStore
+    from ..sites.redis_memory import RedisSiteReader
     from ..stores import StoreUnavailable
     from ..stores.redis_link import RedisLink
 
     command = "scrapy-bodytext sites"
-    where = f"{shown_url(args.redis_url)} under {args.prefix}"
+    shown = redacted(args.redis_url)
+    where = f"{shown} under {args.prefix}"
     try:
         link = RedisLink(args.redis_url)
         client = link.client(command)
     except ValueError as exc:  # not a redis:// URL
-        raise UsageError(f"--redis-url {shown_url(args.redis_url)}: {exc}") from None
+        raise UsageError(f"--redis-url {shown}: {exc}") from None
     except ImportError as exc:  # the redis extra is not installed
         print(f"{command}: {exc}", file=sys.stderr)
         return FAILED
     import redis  # present: the client was made
 
     try:
-        store = RedisStore(link, prefix=args.prefix, max_sites=1, client=client)
+        memory = RedisSiteReader(link, prefix=args.prefix, client=client, guard=link.guard(command, log=_quiet))
         if args.site:
-            site = site_key(args.site) if "://" in args.site else args.site.lower()
-            found = summarize_site(store, site, most=args.shapes)
+            site = asked_site(args.site)
+            found = summarize_site(memory, site, most=args.shapes)
             if found is None:
                 print(f"{command}: no site {site!r} in the site memory at {where}", file=sys.stderr)
                 return FAILED
             summaries = [found]
         else:
-            summaries = memory_summaries(store, most=args.shapes)
+            summaries = memory_summaries(memory, most=args.shapes)
     except Exception as exc:  # noqa: BLE001 - redis' other errors: a wrong password, a key of another type
         cause = exc.__cause__ if isinstance(exc, StoreUnavailable) and exc.__cause__ is not None else exc
         if isinstance(cause, (redis.ConnectionError, redis.TimeoutError)):
-            print(f"{command}: cannot reach Redis at {shown_url(args.redis_url)}: {_reason(cause)}", file=sys.stderr)
+            print(f"{command}: cannot reach Redis at {shown}: {_reason(cause)}", file=sys.stderr)
         else:
             print(f"{command}: cannot read the site memory at {where}: {_reason(cause)}", file=sys.stderr)
         return FAILED
@@ -83,7 +81,7 @@ def _reason(exc: Exception) -> str:
 
 def _record(args: argparse.Namespace, summaries: list[SiteSummary]) -> dict[str, Any]:
     return {
-        "redis_url": shown_url(args.redis_url),
+        "redis_url": redacted(args.redis_url),
         "prefix": args.prefix,
         "sites": [summary.as_dict() for summary in summaries],
     }

@@ -88,9 +88,11 @@ class RedisIndex:
         }
         self._claim = self.client.register_script(CLAIM_SCRIPT)
         try:
-            self._check_config()
+            mismatch = self._mismatch()
         except StoreUnavailable:
-            pass  # not reachable now: checked before the first claim that reaches it
+            mismatch = None  # not reachable now (said by the guard): checked before the first claim that reaches it
+        if mismatch is not None:
+            raise ValueError(mismatch)
 
     def claim(self, url: str, print_: Fingerprint) -> Match | None:
         if not print_.words:
@@ -128,7 +130,18 @@ class RedisIndex:
         self.client.close()
 
     def _check_config(self) -> None:
-        """Keys written with other permutations or shingles would never match: refuse to mix them."""
+        """The keys' configuration checked once Redis answers: keys of another one found only now (Redis
+        was not reached at the start) are said once and turn the index off (``StoreUnavailable`` now and
+        at every later call, none of them made)."""
+        mismatch = self._mismatch()
+        if mismatch is not None:
+            self.guard.turn_off(mismatch, "mismatched")
+            raise StoreUnavailable(f"{self.guard.what}: {mismatch}")
+
+    def _mismatch(self) -> str | None:
+        """What is wrong with the keys' configuration (None: they were written as this index writes
+        them, or there were none and now there are). Keys written with other permutations or shingles
+        would never match: they are not mixed."""
         key = f"{self.prefix}:config"
         wanted = {name: str(value) for name, value in self._config.items()}
         call = self.guard.call
@@ -138,8 +151,6 @@ class RedisIndex:
             call(self.client.hset, key, mapping=wanted)
             stored = wanted
         self._config_checked = stored == wanted
-        if stored != wanted:
-            raise ValueError(
-                f"the Redis keys under {self.prefix!r} were written with {stored}, not {wanted}: "
-                "clear them or choose another prefix"
-            )
+        if stored == wanted:
+            return None
+        return f"the Redis keys under {self.prefix!r} were written with {stored}, not {wanted}: clear them or choose another prefix"

@@ -5,7 +5,9 @@ shared through Redis) once per page; a copy of a stored story is flagged (``dupl
 An index in Redis is asked from a thread of its own, one call after another, so a slow or frozen
 server never holds up downloads; every call is bounded by ``BODYTEXT_REDIS_TIMEOUT`` and goes through
 one guard: a failure, a timeout or a resting server stores the article unchecked, one WARNING per
-outage ([duplicates.md](../../docs/duplicates.md#when-redis-fails)).
+outage; a server that refuses the index's commands (a read-only replica, a full server) is one ERROR
+line and the index off for the crawl ([duplicates.md](../../docs/duplicates.md#when-redis-fails)). The
+counts and log lines of that thread reach Scrapy's stats and log on the reactor thread (``on_reactor``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..result import ExtractionResult
 from ..stores import StoreUnavailable
 from ..workers.executors import wait_for
 from ..workers.serial import SerialWork
+from .on_reactor import ReactorCounts
 from .settings import BodyTextSettings, redis_link
 
 if TYPE_CHECKING:
@@ -39,7 +42,9 @@ class DuplicateCheck:
     def __init__(self, settings: BodyTextSettings, stats: Any, log: Callable[..., None]):
         self.settings = settings
         self.stats = stats
-        self._log = log  # the pipeline's: its per-page lines share one logger
+        # the pipeline's log: its per-page lines share one logger
+        counts = ReactorCounts(stats, "bodytext/duplicates", log)
+        self._count, self._log = counts.count, counts.log
         self.deduplicator: Deduplicator | None = None
         self._verdicts: WeakKeyDictionary[Page, Future] = WeakKeyDictionary()  # each page's one answer
         self._unflaggable: dict[type, bool] = {}  # item class -> lacks the duplicate fields
@@ -52,18 +57,20 @@ class DuplicateCheck:
 
     def open(self) -> None:
         """Connects the index; a Redis that cannot be reached is one ERROR line, and the crawl goes on
-        storing every article unchecked (counted in ``bodytext/duplicates/errors``)."""
+        storing every article unchecked (counted in ``bodytext/duplicates/errors``); one that refuses
+        the index's commands is one ERROR line from its guard, and the index is off for the crawl."""
         from ..duplicates import Deduplicator  # datasketch is loaded when the check is on
 
         settings = self.settings
         link = None
         if settings.duplicate_redis_url is not None:
             link = redis_link(settings, "BODYTEXT_DUPLICATE_REDIS_URL", settings.duplicate_redis_url)
+            redis_counts = ReactorCounts(self.stats, "bodytext/duplicates/redis", logging.getLogger(__name__).log)
             self.guard = link.guard(
                 "the duplicate index in Redis",
                 fallback="articles are stored unchecked",
-                log=logging.getLogger(__name__),
-                count=lambda name, n: self.stats.inc_value(f"bodytext/duplicates/redis/{name}", n),
+                log=redis_counts.log,
+                count=redis_counts.count,
             )
         try:
             self.deduplicator = Deduplicator(
@@ -77,14 +84,14 @@ class DuplicateCheck:
             if link is not None:
                 self._work = SerialWork("bodytext-duplicates", threaded=True)
                 if self.guard.in_outage:
-                    self.stats.inc_value("bodytext/duplicates/errors")
+                    self._count("errors")
                     self._log(
                         logging.ERROR,
                         "Duplicate index not reachable at the start, articles stored unchecked until it answers: %s",
                         self.guard.what,
                     )
         except Exception as exc:  # noqa: BLE001 - an unreachable index must not lose the crawl's items
-            self.stats.inc_value("bodytext/duplicates/errors")
+            self._count("errors")
             self._log(logging.ERROR, "Duplicate index unavailable, articles stored unchecked: %s", exc)
 
     def close(self) -> None:
@@ -100,6 +107,7 @@ class DuplicateCheck:
         try:
             self.deduplicator.close()
         except Exception as exc:  # noqa: BLE001 - closing a lost connection is not the crawl's error
+            self._count("errors")
             self._log(logging.WARNING, "Duplicate index did not close cleanly: %s", exc)
 
     def asked(self, page: Page) -> bool:
@@ -108,22 +116,35 @@ class DuplicateCheck:
 
     async def verdict(self, page: Page, result: ExtractionResult) -> Match | None:
         """The stored copy ``page`` repeats, or None when it is the first (then it is indexed); asked
-        once per page, for an article about to be stored; the page's other items share the answer."""
+        once per page, for an article about to be stored; the page's other items share the answer,
+        each awaiting a copy of it (an item cancelled while it waits leaves the others their answer)."""
         decided = self._verdicts.get(page)
         if decided is None:
-            decided = self._verdicts[page] = self._work.submit(self._decide, page.url, result)
-        return decided.result() if decided.done() else await wait_for(decided)
+            decided = self._verdicts[page] = self._ask(page.url, result)
+        return decided.result() if decided.done() else await wait_for(_copy_of(decided))
+
+    def _ask(self, url: str, result: ExtractionResult) -> Future:
+        """The future of the index's answer; answered at once (stored unchecked) when the question
+        cannot be asked (the index's thread is shut down: a page arriving after the close)."""
+        try:
+            return self._work.submit(self._decide, url, result)
+        except Exception as exc:  # noqa: BLE001 - every item of the page gets an answer
+            self._count("errors")
+            self._log(logging.WARNING, "Duplicate check not made, article stored unchecked (%s): %s", exc, url)
+            unchecked: Future = Future()
+            unchecked.set_result(FIRST_COPY)
+            return unchecked
 
     def _decide(self, url: str, result: ExtractionResult) -> Match | None:
         """The index's answer for one page, counted and logged; never raises."""
         try:
             match = self._check(url, result)
         except Exception as exc:  # noqa: BLE001 - whatever fails, the article is stored unchecked
-            self.stats.inc_value("bodytext/duplicates/errors")
+            self._count("errors")
             self._log(logging.WARNING, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
             return FIRST_COPY
         if match is not None:
-            self.stats.inc_value("bodytext/duplicates/dropped" if self.dropping else "bodytext/duplicates/flagged")
+            self._count("dropped" if self.dropping else "flagged")
             if self.dropping:
                 self._log(
                     logging.INFO,
@@ -140,19 +161,19 @@ class DuplicateCheck:
         try:
             outcome, match = self.deduplicator.claim(url, result)
         except Exception as exc:  # noqa: BLE001 - a Redis error stores the article unchecked
-            self.stats.inc_value("bodytext/duplicates/errors")
+            self._count("errors")
             # a Redis outage is said once by its guard; the page's own line goes to DEBUG
             level = logging.DEBUG if isinstance(exc, StoreUnavailable) else logging.WARNING
             self._log(level, "Duplicate check failed, article stored unchecked (%s): %s", exc, url)
             return FIRST_COPY
         if outcome == "unchecked":  # the index's guard said the outage once; the page's line goes to DEBUG
-            self.stats.inc_value("bodytext/duplicates/errors")
+            self._count("errors")
             self._log(logging.DEBUG, "Duplicate index unavailable, article stored unchecked: %s", url)
             return FIRST_COPY
         if outcome in ("indexed", "duplicate"):
-            self.stats.inc_value("bodytext/duplicates/checked")
+            self._count("checked")
         if outcome in ("indexed", "no_text"):
-            self.stats.inc_value(f"bodytext/duplicates/{outcome}")
+            self._count(outcome)
         return match
 
     def flag(self, item: Any, match: Match) -> None:
@@ -181,3 +202,19 @@ class DuplicateCheck:
         if lacks:
             self.stats.inc_value("bodytext/duplicates/unflaggable")
         return lacks
+
+
+def _copy_of(shared: Future) -> Future:
+    """A future with ``shared``'s outcome, for one awaiter: cancelling it leaves ``shared`` alone."""
+    copy: Future = Future()
+
+    def settle(done: Future) -> None:
+        if not copy.set_running_or_notify_cancel():  # its awaiter was cancelled: nobody reads it
+            return
+        try:
+            copy.set_result(done.result())
+        except Exception as exc:  # noqa: BLE001 - the shared outcome, handed on as it is
+            copy.set_exception(exc)
+
+    shared.add_done_callback(settle)
+    return copy

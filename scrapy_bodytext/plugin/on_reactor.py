@@ -8,19 +8,22 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from twisted.internet import reactor
 from twisted.python import threadable
 
 
 def on_reactor(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> None:
     """Calls ``function`` now on the reactor thread, or queues it there from any other thread (calls
     queued from one thread run in the order they were made, before anything that thread queues later).
-    Before a reactor runs (a component driven by hand), the main thread calls at once."""
+    Before a reactor runs (a component driven by hand), the main thread calls at once. The reactor is
+    imported here, when a call is handed over, never at import (that would install Twisted's default
+    reactor before Scrapy installs the one its settings ask for)."""
     if threadable.isInIOThread() or (
         threadable.ioThread is None and threading.current_thread() is threading.main_thread()
     ):
         function(*args, **kwargs)
     else:
+        from twisted.internet import reactor
+
         reactor.callFromThread(function, *args, **kwargs)
 
 

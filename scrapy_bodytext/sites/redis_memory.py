@@ -45,9 +45,45 @@ return 1
 WHAT = "site memory in Redis"
 
 
-class RedisStore:
-    """Each site's fields in a Redis hash, the sites ordered by when they were last learned. Every call
-    goes through ``guard`` (``StoreUnavailable`` when Redis fails)."""
+class RedisSiteReader:
+    """Reads each site's fields from their Redis hash and the sites in the order they were last
+    learned, and nothing else: what reads a shared memory without a crawl (``scrapy-bodytext sites``)
+    cannot change it. Every call goes through ``guard`` (``StoreUnavailable`` when Redis fails)."""
+
+    def __init__(self, link: RedisLink | str, *, prefix: str, client: Any = None, guard: OutageGuard | None = None):
+        link = RedisLink.of(link)
+        self.prefix = prefix
+        self.guard = guard or link.guard(WHAT)
+        self.client = client or link.client(WHAT)
+
+    def site_key(self, site: str) -> str:
+        return f"{self.prefix}:site:{site}"
+
+    def read(self, site: str, names: Sequence[str]) -> list[int | str | None]:
+        if not names:
+            return []
+        values = self.guard.call(self.client.hmget, self.site_key(site), list(names))
+        return [value.decode("utf-8") if value is not None else None for value in values]
+
+    def fields(self, site: str) -> dict[str, int | str]:
+        """Every field of the site's hash (empty when the site is not remembered)."""
+        found = self.guard.call(self.client.hgetall, self.site_key(site))
+        return {name.decode("utf-8"): value.decode("utf-8") for name, value in found.items()}
+
+    def site_names(self) -> list[str]:
+        """The sites remembered, the least recently learned first."""
+        return [name.decode("utf-8") for name in self.guard.call(self.client.zrange, f"{self.prefix}:order", 0, -1)]
+
+    def __len__(self) -> int:
+        return int(self.guard.call(self.client.zcard, f"{self.prefix}:order"))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class RedisStore(RedisSiteReader):
+    """The reader that also learns: a site's fields updated by one script, the oldest sites past
+    ``max_sites`` forgotten. Every call goes through ``guard``."""
 
     def __init__(
         self,
@@ -60,21 +96,9 @@ class RedisStore:
     ) -> None:
         if max_sites < 1:
             raise ValueError(f"max_sites must be at least 1, got {max_sites}")
-        link = RedisLink.of(link)
-        self.prefix = prefix
+        super().__init__(link, prefix=prefix, client=client, guard=guard)
         self.max_sites = max_sites
-        self.guard = guard or link.guard(WHAT)
-        self.client = client or link.client(WHAT)
         self._update = self.client.register_script(UPDATE_SCRIPT)
-
-    def site_key(self, site: str) -> str:
-        return f"{self.prefix}:site:{site}"
-
-    def read(self, site: str, names: Sequence[str]) -> list[int | str | None]:
-        if not names:
-            return []
-        values = self.guard.call(self.client.hmget, self.site_key(site), list(names))
-        return [value.decode("utf-8") if value is not None else None for value in values]
 
     def update(
         self, site: str, increments: Mapping[str, int], values: Mapping[str, str], unless: str | None = None
@@ -90,21 +114,6 @@ class RedisStore:
     def forget(self) -> None:
         """Delete every key under the prefix."""
         self.guard.call(delete_prefix, self.client, self.prefix)
-
-    def __len__(self) -> int:
-        return int(self.guard.call(self.client.zcard, f"{self.prefix}:order"))
-
-    def close(self) -> None:
-        self.client.close()
-
-    def fields(self, site: str) -> dict[str, int | str]:
-        """Every field of the site's hash (empty when the site is not remembered)."""
-        found = self.client.hgetall(self.site_key(site))
-        return {name.decode("utf-8"): value.decode("utf-8") for name, value in found.items()}
-
-    def site_names(self) -> list[str]:
-        """The sites remembered, the least recently learned first."""
-        return [name.decode("utf-8") for name in self.client.zrange(f"{self.prefix}:order", 0, -1)]
 
 
 class RedisSiteMemory(SiteMemory):

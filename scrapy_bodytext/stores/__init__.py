@@ -1,6 +1,7 @@
 """Shared stores (Redis) behind one guarded boundary: URLs checked at start, calls bounded by explicit
-timeouts, and an outage turned into one clear answer, "unavailable", that callers meet with their own
-fallback (the page's own verdict, an article stored unchecked). No Scrapy here."""
+timeouts, and an outage (or a server that refuses the store's commands: then off for the run) turned
+into one clear answer, "unavailable", that callers meet with their own fallback (the page's own
+verdict, an article stored unchecked). No Scrapy here."""
 
 from __future__ import annotations
 

@@ -1,18 +1,18 @@
 """How the package reaches a Redis server: its URL checked at start (scheme, host, port, database),
 a client whose connect and read timeouts are explicit and whose calls are made once (a call that
 failed is the caller's fallback, not a hidden retry that multiplies a frozen server's cost), and the
-guard every call goes through (``outage``)."""
+guard every call goes through (``outage``), told which of redis-py's errors are an outage (the server
+not reached now) and which a refusal (the server answered "no": it would again)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from ..extras import missing_extra
-from .outage import OutageGuard
+from .outage import Failure, Log, OutageGuard, failure_of
 
 #: seconds to open a connection (BODYTEXT_REDIS_CONNECT_TIMEOUT)
 DEFAULT_CONNECT_TIMEOUT = 0.5
@@ -57,14 +57,17 @@ def check_redis_url(url: str) -> str:
 
 
 def redacted(url: str) -> str:
-    """``url`` without its password, for log lines."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """``url`` without its password, for messages; an IPv6 host keeps its brackets (``[::1]:6379``), a
+    URL that cannot be parsed is shown as given."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+    except ValueError:
         return url
     user = parts.username or ""
-    host = parts.hostname or ""
-    netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    host = parts.netloc.rpartition("@")[2]  # host and port as written
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 @dataclass(frozen=True)
@@ -117,29 +120,44 @@ class RedisLink:
         what: str,
         *,
         fallback: str = "",
-        log: logging.Logger | None = None,
+        log: Log | None = None,
         count: Callable[[str, int], None] | None = None,
     ) -> OutageGuard:
-        """The guard every call of ``what`` goes through (a redis-py timeout rests it at once)."""
+        """The guard every call of ``what`` goes through (a redis-py timeout rests it at once, a
+        refused command turns it off); ``log``: a logger or a function ``(level, message, *args)``."""
         return OutageGuard(
             self.describe(what),
             retry_after=self.retry_after,
             fallback=fallback,
-            timed_out=_timed_out,
+            failure=redis_failure,
             log=log,
             count=count,
         )
 
 
-def _timed_out(exc: BaseException) -> bool:
-    """Whether a failed call waited its whole timeout (redis-py's TimeoutError, or the socket's)."""
-    if isinstance(exc, TimeoutError):
-        return True
+#: error replies of a server that is busy or between roles for a while (redis-py raises them as
+#: ``ResponseError`` unless it names them): an outage, not a refusal
+PASSING_REPLIES = ("BUSY ", "LOADING ", "MASTERDOWN ", "TRYAGAIN ", "CLUSTERDOWN ")
+
+
+def redis_failure(exc: BaseException) -> Failure | None:
+    """What a redis-py error says of the server: a timeout; lost (a connection refused, dropped or
+    unreadable, a server loading its data or busy); refused (a command the server answered with an
+    error: ``READONLY`` on a replica, ``OOM``, ``NOPERM``, ``WRONGTYPE``, a wrong password); None for
+    anything else, a bug of the caller (``DataError``: a value redis-py cannot send, ``TypeError``)."""
     try:
-        from redis.exceptions import TimeoutError as RedisTimeout
+        from redis import exceptions as errors
     except ImportError:
-        return False
-    return isinstance(exc, RedisTimeout)
+        return failure_of(exc)
+    if isinstance(exc, (errors.AuthenticationError, errors.AuthorizationError)):
+        return Failure.REFUSED  # a wrong password or user is refused again at every connection
+    if isinstance(exc, (TimeoutError, errors.TimeoutError)):
+        return Failure.TIMED_OUT
+    if isinstance(exc, (errors.ConnectionError, errors.InvalidResponse, errors.TryAgainError, errors.ClusterDownError)):
+        return Failure.LOST  # BusyLoadingError is a ConnectionError
+    if isinstance(exc, errors.ResponseError):
+        return Failure.LOST if str(exc).startswith(PASSING_REPLIES) else Failure.REFUSED
+    return failure_of(exc)
 
 
 def delete_prefix(client: Any, prefix: str) -> int:

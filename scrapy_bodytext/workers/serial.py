@@ -8,6 +8,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from ..stores import StoreUnavailable
+
 
 class SerialWork:
     """``submit`` runs a function after every one submitted before it; its ``Future`` has the result
@@ -23,10 +25,16 @@ class SerialWork:
         return self._executor is not None
 
     def submit(self, function: Callable[..., Any], /, *args: Any) -> Future:
-        """The future of ``function(*args)``; after ``shutdown`` it runs at once in the caller, so a
-        late call still gets its answer."""
-        if self._executor is not None and not self._closed:
-            return self._executor.submit(function, *args)
+        """The future of ``function(*args)``. After ``shutdown`` a threaded store's call is not made:
+        ``StoreUnavailable`` at once (the caller meets it with its fallback; a store across the network
+        is never called on the caller's thread, the crawl's event loop)."""
+        if self._executor is not None:
+            if not self._closed:
+                try:
+                    return self._executor.submit(function, *args)
+                except RuntimeError:  # shut down by another thread meanwhile
+                    pass
+            raise StoreUnavailable(f"{self.name}: shut down, the call is not made")
         done: Future = Future()
         try:
             done.set_result(function(*args))
@@ -35,7 +43,7 @@ class SerialWork:
         return done
 
     def shutdown(self) -> None:
-        """Lets the calls already submitted finish; later ones run in the caller."""
+        """Lets the calls already submitted finish; a threaded store's later calls are refused."""
         self._closed = True
         if self._executor is not None:
             self._executor.shutdown(wait=True)
