@@ -388,7 +388,9 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
     dropped = {url for url in rows if url not in doubtful}
     assert dropped and all(rows[url]["page_type"] != "article" for url in dropped)
     assert len(doubtful) == crawl.stat("bodytext/pages/kept_types/article")
-    verdicts = [row for row in rows.values() if row["reason"] in ("uncertain_article", "not_an_article", "no_main_text")]
+    verdicts = [
+        row for row in rows.values() if row["reason"] in ("uncertain_article", "not_an_article", "no_main_text")
+    ]
     assert crawl.stat("bodytext/pages/review") == len(verdicts)  # the widest band: every judged page
     assert crawl.stat("bodytext/pages/rejected") == len(dropped)
     # keeping no type below the threshold drops them all; those within the default band are listed

@@ -391,7 +391,9 @@ def test_each_page_listed_for_review_is_announced_once():
     near = new_page(scripted_page(0.2), url="https://example.com/l")
     far, failed = new_page(LISTING, url="https://example.com/far"), new_page(b"", url="https://example.com/e")
     stored_near = new_page(scripted_page(0.8), url="https://example.com/a")
-    process(pipeline, ({}, near), ({}, near), ({}, failed), ({}, failed), ({}, far), ({}, stored_near), ({}, new_page()))
+    process(
+        pipeline, ({}, near), ({}, near), ({}, failed), ({}, failed), ({}, far), ({}, stored_near), ({}, new_page())
+    )
     pages = {page.url: page for page, spider in announced}
     assert len(announced) == 3 and all(spider is pipeline.crawler.spider for _, spider in announced)
     assert pages["https://example.com/l"] == RejectedPage(
@@ -435,7 +437,12 @@ def test_a_page_dropped_above_the_decision_rule_is_not_typed_an_article_for_revi
 
 @pytest.mark.parametrize(
     ("probability", "threshold", "shown"),
-    [(0.14, 0.1, "0.14 >= 0.10"), (0.08, 0.5, "0.08 < 0.50"), (0.4999, 0.5, "0.4999 < 0.5000"), (0.5, 0.5, "0.50 >= 0.50")],
+    [
+        (0.14, 0.1, "0.14 >= 0.10"),
+        (0.08, 0.5, "0.08 < 0.50"),
+        (0.4999, 0.5, "0.4999 < 0.5000"),
+        (0.5, 0.5, "0.50 >= 0.50"),
+    ],
 )
 def test_a_decision_states_its_comparison_as_the_figures_have_it(probability, threshold, shown):
     result = extract(b"<p>x</p>", threshold=threshold)

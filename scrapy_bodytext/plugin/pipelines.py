@@ -28,9 +28,9 @@ from ..config import ExtractConfig
 from ..result import ExtractionResult, Reason, empty_result
 from ..workers.executors import Executor, WorkerLost, announce, extract_timed, make_executor, wait_for
 from . import zyte
+from .decision import Decision
 from .duplicates import DuplicateCheck
 from .middlewares import BodyTextDownloaderMiddleware
-from .decision import Decision
 from .review import (
     ARTICLE,
     DROPPED,
