@@ -79,3 +79,10 @@ def test_a_url_list_line_without_a_tab_is_a_usage_error(capsys, saved_site: Path
     listing.write_text("index.html https://news.example/\n", encoding="utf-8")
     code, _, err = run(capsys, "extract", "--url-list", str(listing), str(saved_site / "index.html"))
     assert code == 2 and f"--url-list {listing}:1: expected PATH<TAB>URL" in err
+
+
+def test_the_warning_and_its_figure_are_the_ones_the_docs_quote():
+    from scrapy_bodytext.cli.extract import URL_COST, WITHOUT_URLS
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "command-line.md").read_text("utf-8")
+    assert WITHOUT_URLS.format(cost=URL_COST, memory="") in page

@@ -41,10 +41,13 @@ WORKER_TIMEOUT = 60.0
 WITHOUT_URLS = (
     "scrapy-bodytext extract: warning: pages judged without their URL (give --base-url, --url-list or "
     "--url): a page's URL is evidence of what it is, and without it section, tag and other list pages "
-    "pass for articles far more often ({cost}){memory}"
+    "pass for articles more often ({cost}){memory}"
 )
 #: the measured cost, quoted by the warning
-URL_COST = "on the labelled dev pages the default method drops {} of the non-articles with their URLs, {} without"
+URL_COST = (
+    "of the 319 labelled non-articles of the dev corpus that have a URL, the default method drops 147 "
+    "(46.1 %) judged with it, 127 (39.8 %) without"
+)
 
 
 @dataclass(frozen=True)
