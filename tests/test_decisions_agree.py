@@ -45,6 +45,7 @@ def crawl_at(server: SiteServer, folder: Path, threshold: float, memory: bool) -
             "BODYTEXT_SITE_MEMORY": memory,
             "BODYTEXT_REJECTED_FEED": str(review),
             "BODYTEXT_REVIEW_BAND": 1.0,
+            "BODYTEXT_FIELDS": ["default", "decided_by"],
             "BODYTEXT_WORKERS": 0,
         },
         urls=str(urls),
@@ -88,6 +89,7 @@ def test_log_stats_review_feed_and_items_agree_on_every_page(server, tmp_path, t
     assert set(stored) == {url for url, record in by_url.items() if record["outcome"] == "stored"}
     for url, item in stored.items():
         assert item["article_probability"] == by_url[url]["article_probability"], url
+        assert item["decided_by"] == by_url[url]["decided_by"], url
 
     # the log: one line per dropped page, stating its record's figures and judge; none for a stored page
     drop_lines = {found["url"]: found for found in DROP_LINE.finditer(crawl.log)}

@@ -98,7 +98,7 @@ def test_the_metadata_preset_in_one_line():
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("all", tuple((name, name) for name in (*VALUE_NAMES, "site_evidence"))),
+        ("all", tuple((name, name) for name in (*VALUE_NAMES, "site_evidence", "decided_by"))),
         ("main_text,title", (("main_text", "main_text"), ("title", "title"))),
         (
             ["default", "authors"],

@@ -399,7 +399,10 @@ class BodyTextPipeline:
 
     def _crawl_value(self, name: str, page: Page) -> Any:
         """A value the crawl adds to the page's own: ``site_evidence`` (None: the page was not judged
-        with its site)."""
+        with its site), ``decided_by`` ("page" or "site", as its drop line and review record say)."""
+        if name == "decided_by":
+            assert page.result is not None
+            return Decision.of(page.result, self._threshold).decided_by
         assert name == "site_evidence", name
         return self.sites.evidence(page) if self.sites is not None else None
 

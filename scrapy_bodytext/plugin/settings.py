@@ -58,10 +58,10 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
         "tags",
         "section",
     ),
-    "all": (*VALUE_NAMES, "site_evidence"),
+    "all": (*VALUE_NAMES, "site_evidence", "decided_by"),
 }
-#: values a crawl adds to the page's own (its site's evidence): written by the plugin, not by a result
-CRAWL_VALUES = ("site_evidence",)
+#: values a crawl adds to the page's own (its site's evidence, who decided): written by the plugin, not by a result
+CRAWL_VALUES = ("site_evidence", "decided_by")
 #: presets written under other names and shapes (zyte-article: Zyte's Article fields, see ``plugin.zyte``)
 RENAMING_PRESETS: dict[str, dict[str, str]] = {zyte.PRESET: zyte.ARTICLE_FIELDS}
 #: what happens to an article repeating a stored one (BODYTEXT_DUPLICATES)
