@@ -86,3 +86,14 @@ def test_the_warning_and_its_figure_are_the_ones_the_docs_quote():
 
     page = (Path(__file__).resolve().parent.parent / "docs" / "command-line.md").read_text("utf-8")
     assert WITHOUT_URLS.format(cost=URL_COST, memory="") in page
+
+
+def test_a_verdict_the_site_decided_says_so(capsys, saved_site: Path):
+    code, _, err = run(
+        capsys, "extract", "-j", "1", "--site-memory", "on", "--base-url", "https://news.example/", str(saved_site)
+    )
+    assert code == 0, err
+    lines = {line.split(": ", 1)[0].removeprefix("== "): line for line in err.splitlines() if line.startswith("== ")}
+    tag = lines[str(saved_site / "tag" / "education.html")]
+    assert tag.endswith(", ok, with its site)") and "not an article (P(article) 0." in tag and " < 0.50" in tag
+    assert not lines[str(saved_site / "index.html")].endswith("with its site)")  # the first page: nothing known yet

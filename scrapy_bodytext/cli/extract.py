@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 from ..api import extract_with_config, with_site_memory
 from ..archives.entries import GZIP_MAGIC, looks_like_archive
 from ..config import ExtractConfig
+from ..plugin.decision import SITE, Decision
 from ..result import ExtractionResult, Reason, empty_result
 from . import FAILED, OK
 from .archive import site_evidence
@@ -292,13 +293,15 @@ def _pool_messages_on_stderr() -> Iterator[None]:
 
 
 def verdict(result: ExtractionResult, threshold: float) -> str:
-    """The judgement on a page in a few words: article or not (or no text), P(article), reason."""
+    """The judgement on a page in a few words: article or not (or no text), P(article) against the
+    threshold, reason, and ``with its site`` when the site memory's evidence decided."""
+    decision = Decision.of(result, threshold)
     judged = "article" if result.is_article else "not an article" if result.text else "no main text"
-    sign = ">=" if result.article_probability >= threshold else "<"
     reason = result.reason.value
     if result.reason is not Reason.OK and result.detail:
         reason += f": {result.detail}"
-    return f"{judged} (P(article) {result.article_probability:.2f} {sign} {threshold:.2f}, {reason})"
+    judge = ", with its site" if decision.decided_by == SITE else ""
+    return f"{judged} (P(article) {decision.comparison}, {reason}{judge})"
 
 
 def duplicate_note(match) -> str:
