@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 #: at the configured time budget; this catches what hangs outside it)
 WORKER_TIMEOUT = 60.0
 #: said once when a page is judged without its URL: what that costs, as measured on the labelled pages
-#: (``python scripts/url_cost.py``; docs/command-line.md#pages-and-their-urls)
+#: of whole sites (``python scripts/url_cost.py``; docs/command-line.md#pages-and-their-urls)
 WITHOUT_URLS = (
     "scrapy-bodytext extract: warning: pages judged without their URL (give --base-url, --url-list or "
     "--url): a page's URL is evidence of what it is, and without it section, tag and other list pages "
@@ -46,8 +46,8 @@ WITHOUT_URLS = (
 )
 #: the measured cost, quoted by the warning
 URL_COST = (
-    "of the 319 labelled non-articles of the dev corpus that have a URL, the default method drops 147 "
-    "(46.1 %) judged with it, 127 (39.8 %) without"
+    "of the 885 labelled non-articles of 11 whole sites, the default method drops 566 (64.0 %) judged with "
+    "their URLs, 98 (11.1 %) without"
 )
 
 
