@@ -1,10 +1,11 @@
 """What judging pages without their URLs costs: the shipped default method over a labelled corpus, each
 page judged with its URL and again without it, at the default threshold.
 
+    python scripts/url_cost.py ../shared/corpus/sites
     python scripts/url_cost.py ../shared/corpus/dev
 
 prints, for each way, the articles and the non-articles dropped (the figures docs/command-line.md and
-the ``extract`` command's warning quote).
+the ``extract`` command's warning quote, docs/command-line.md#pages-and-their-urls).
 """
 
 from __future__ import annotations
