@@ -572,3 +572,39 @@ def test_every_item_of_a_page_is_answered_when_the_site_memorys_work_raises(capl
     assert [out["article_probability"] for out in outs] == [0.9, 0.9, 0.9]
     assert stats(pipeline)["bodytext/sites/errors"] == 1
     assert len([r for r in caplog.records if "Site memory failed" in r.getMessage()]) == 1
+
+
+@pytest.mark.parametrize(
+    ("evidence", "decided_by", "judge"),
+    [
+        (None, "page", "the page"),
+        (
+            {"decided_by": "site", "why": "lowered by the site: its shape"},
+            "site",
+            "the page with its site: lowered by the site: its shape",
+        ),
+        ({"decided_by": "page", "why": "the page's own verdict", "page_probability": 0.9}, "page", "the page"),
+        ({"page_probability": 0.6, "why": "lowered"}, "site", "the page with its site: lowered"),  # moved, not named
+        ({"page_probability": 0.2, "why": "agrees"}, "page", "the page"),
+    ],
+)
+def test_a_decision_names_its_judge_from_the_site_evidence(evidence, decided_by, judge):
+    result = dataclasses.replace(extract(b"<p>x</p>"), article_probability=0.2, is_article=False)
+    if evidence is not None:
+        result = dataclasses.replace(result, debug={"site_evidence": evidence})
+    decision = Decision.of(result, 0.5)
+    assert (decision.decided_by, decision.judge) == (decided_by, judge)
+
+
+def test_a_copy_near_the_threshold_is_listed_once_as_dropped_and_its_first_copy_once_as_stored():
+    pipeline = make_pipeline(BODYTEXT_DUPLICATES="drop", BODYTEXT_REVIEW_BAND=1.0)
+    listed = []
+    pipeline.crawler.signals.connect(lambda page, spider: listed.append(page), signal=page_rejected, weak=False)
+    copy = new_page(ARTICLE, url="https://example.com/copy")
+    process(
+        pipeline, ({"n": 0}, new_page(ARTICLE, url="https://example.com/first")), ({"n": 1}, copy), ({"n": 2}, copy)
+    )
+    assert [(page.url, page.outcome, page.reason) for page in listed] == [
+        ("https://example.com/first", "stored", "article"),
+        ("https://example.com/copy", "dropped", "duplicate"),
+    ]
