@@ -7,8 +7,10 @@ page however many items the page produced. Articles get the result values ``BODY
 site's evidence (``BODYTEXT_SITE_MEMORY``: an uncertain page may wait for more); items of non-article pages raise
 :class:`NotAnArticle`; items of pages the extractor could not handle follow ``BODYTEXT_ON_FAILURE``.
 An article repeating one the crawl stored already is flagged (``duplicate_of``,
-``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. Each page
-whose items are dropped is announced once with the ``page_rejected`` signal (the review feed's input).
+``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. A page's
+drop line, stats, review record and item state its one :class:`Decision`; each page listed for review
+(within ``BODYTEXT_REVIEW_BAND`` of the threshold, kept in doubt, or dropped for another reason than
+its probability) is announced once with the ``page_rejected`` signal (the review feed's input).
 Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass untouched.
 """
 
@@ -188,10 +190,10 @@ class BodyTextPipeline:
             if first:
                 self.stats.inc_value("bodytext/pages/rejected")
                 detail = f"duplicate of {match.url} (similarity {match.similarity:.2f})"
-                self._announce(page, result, DROPPED, DUPLICATE, detail)
+                self._announce(page, result, Decision.of(result, self._threshold), DROPPED, DUPLICATE, detail)
             raise DuplicateArticle(page.url, match)
-        if first and self.duplicates.dropping:
-            self._review(page, result, STORED, ARTICLE)  # held back until it was known not to be a copy
+        if first and self.duplicates.dropping:  # held back until it was known not to be a copy
+            self._review(page, result, Decision.of(result, self._threshold), STORED, ARTICLE)
         return match
 
     @property
@@ -296,14 +298,15 @@ class BodyTextPipeline:
             )
             if self.settings.on_failure == "drop":
                 self.stats.inc_value("bodytext/pages/rejected")
-                self._announce(page, result, DROPPED, result.reason.value, result.detail)
+                decision = Decision.of(result, self._threshold)
+                self._announce(page, result, decision, DROPPED, result.reason.value, result.detail)
             return
         decision = Decision.of(result, self._threshold)
         self.stats.inc_value(f"bodytext/pages/decided_by/{decision.decided_by}")
         if result.is_article:
             self.stats.inc_value("bodytext/pages/articles")
             if self.duplicates is None or not self.duplicates.dropping:  # else once it is known not a copy
-                self._review(page, result, STORED, ARTICLE)
+                self._review(page, result, decision, STORED, ARTICLE)
         elif self.settings.keeps(result):
             self.stats.inc_value(f"bodytext/pages/kept_types/{result.page_type}")
             if result.page_type == "article":  # typed an article below the threshold: kept, and listed for review
@@ -315,9 +318,9 @@ class BodyTextPipeline:
                     decision.judge,
                     page.url,
                 )
-                self._announce(page, result, STORED, UNCERTAIN_ARTICLE, decision.why, review=True)
+                self._announce(page, result, decision, STORED, UNCERTAIN_ARTICLE, decision.why, review=True)
             else:
-                self._review(page, result, STORED, KEPT_TYPE)
+                self._review(page, result, decision, STORED, KEPT_TYPE)
         else:
             self.stats.inc_value("bodytext/pages/non_articles")
             reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
@@ -331,24 +334,30 @@ class BodyTextPipeline:
                     decision.judge,
                     page.url,
                 )
-                self._review(page, result, DROPPED, reason)
+                self._review(page, result, decision, DROPPED, reason)
             else:
-                self._review(page, result, STORED, reason)
+                self._review(page, result, decision, STORED, reason)
 
-    def _review(self, page: Page, result: ExtractionResult, outcome: str, reason: str) -> None:
+    def _review(self, page: Page, result: ExtractionResult, decision: Decision, outcome: str, reason: str) -> None:
         """Lists a judged page for review when its probability is within the review band."""
-        decision = Decision.of(result, self._threshold)
         if decision.near(self.settings.review_band):
-            self._announce(page, result, outcome, reason, decision.why, review=True)
+            self._announce(page, result, decision, outcome, reason, decision.why, review=True)
 
     def _announce(
-        self, page: Page, result: ExtractionResult, outcome: str, reason: str, detail: str = "", *, review: bool = False
+        self,
+        page: Page,
+        result: ExtractionResult,
+        decision: Decision,
+        outcome: str,
+        reason: str,
+        detail: str = "",
+        *,
+        review: bool = False,
     ) -> None:
-        """The ``page_rejected`` signal (the review feed's input), once per page listed; ``review``: a
-        page listed for its verdict (counted in ``bodytext/pages/review``)."""
+        """The ``page_rejected`` signal (the review feed's input), once per page listed, stating its
+        ``decision``; ``review``: a page listed for its verdict (counted in ``bodytext/pages/review``)."""
         if review:
             self.stats.inc_value("bodytext/pages/review")
-        decision = Decision.of(result, self._threshold)
         page_type = result.page_type
         if not decision.is_article and page_type == "article" and reason != UNCERTAIN_ARTICLE:
             page_type = "other"  # the final decision: not an article, whatever the method typed it
@@ -357,8 +366,8 @@ class BodyTextPipeline:
             url=page.url,
             outcome=outcome,
             reason=reason,
-            article_probability=result.article_probability,
-            threshold=self._threshold,
+            article_probability=decision.article_probability,
+            threshold=decision.threshold,
             decided_by=decision.decided_by,
             extractor=result.extractor,
             page_type=page_type,
