@@ -30,8 +30,8 @@ never followed.
 Crawl. One real Scrapy ``CrawlSpider`` per site and mode, in a process of its own (a
 ``CrawlerProcess``), with ``ADDONS = {"scrapy_bodytext.Addon": 0}`` and the plugin's defaults
 otherwise; it yields one item per page (the URL and the record id) to a JSON Lines feed export, and
-the plugin's review feed (``BODYTEXT_REJECTED_FEED``) lists the pages dropped, so what was stored and
-what was dropped is read back from the two files. The crawl starts at the site's home page (the record
+the plugin's review feed (``BODYTEXT_REJECTED_FEED``, every judged page with ``BODYTEXT_REVIEW_BAND =
+1.0``) lists the pages dropped, so what was stored and what was dropped is read back from the two files. The crawl starts at the site's home page (the record
 with ``listing_kind`` ``home``; a site without one starts at its listings with the fewest path segments)
 and follows every local link (``Rule(LinkExtractor(allow_domains=["127.0.0.1"]), follow=True)``), links
 to a record rewritten to the record's URL so each page is requested once. Breadth first and in page
@@ -108,8 +108,6 @@ MEMORY_SETTING = "BODYTEXT_SITE_MEMORY"
 LOCAL_HOST = "127.0.0.1"
 #: the verdicts of a page
 STORED, DROPPED, LOST = "stored", "dropped", "lost"
-#: the review feed's reason for a page kept in doubt (stored, not dropped)
-KEPT_IN_DOUBT = "uncertain_article"
 
 
 # --- the corpus ---------------------------------------------------------------------------------
@@ -356,6 +354,7 @@ def crawl_settings(folder: Path, concurrency: int, workers: str, extra: dict[str
         "ADDONS": ADDON,
         "FEEDS": {str(folder / "items.jsonl"): {"format": "jsonlines", "encoding": "utf8", "overwrite": True}},
         "BODYTEXT_REJECTED_FEED": {str(folder / "review.jsonl"): {"format": "jsonlines", "overwrite": True}},
+        "BODYTEXT_REVIEW_BAND": 1.0,  # every judged page in the review feed, the dropped ones among them
         "LOG_FILE": str(folder / "crawl.log"),
         "LOG_LEVEL": "INFO",
         "TELNETCONSOLE_ENABLED": False,
@@ -515,7 +514,7 @@ def merge_crawls(crawls: list[dict], paths: SitePaths, wall: float, not_found: i
         late += crawl["visits"]["late"]
         unknown += crawl["visits"]["unknown"]
         for record in crawl["review"]:
-            if record["reason"] != KEPT_IN_DOUBT:
+            if record["outcome"] == DROPPED:
                 page_id = paths.find(url_target(record["url"])) or record["url"]
                 verdicts[page_id] = {
                     "verdict": DROPPED,

@@ -293,8 +293,9 @@ def test_the_output_format_and_links_by_settings(site, tmp_path, output_format, 
 
 
 def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, tmp_path):
-    """Article items are judged, link items of another class pass; the review feed holds each page
-    whose items were dropped, which neither FEEDS nor a storage pipeline after ours ever see."""
+    """Article items are judged, link items of another class pass; with the widest review band the
+    review feed holds every judged page, and each page whose items were dropped, which neither FEEDS
+    nor a storage pipeline after ours ever see."""
     review, recorded, urls = tmp_path / "rejected.jsonl", tmp_path / "recorded.jsonl", tmp_path / "urls.txt"
     urls.write_text(f"{site.url('/index.html')}\n{site.url('/hostile.html')}\n")
     crawl = run_crawl(
@@ -305,6 +306,7 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
             "BODYTEXT_MAX_BODY_SIZE": SIZE_LIMIT,
             "BODYTEXT_ITEM_CLASSES": "crawl_spiders.ArticleItem",
             "BODYTEXT_REJECTED_FEED": str(review),
+            "BODYTEXT_REVIEW_BAND": 1.0,
             "ITEM_PIPELINES": {"crawl_spiders.RecordingPipeline": 300},
             "RECORDED_ITEMS": str(recorded),
         },
@@ -323,26 +325,19 @@ def test_scoped_items_pass_and_every_rejected_page_is_in_the_review_feed(site, t
     untouched = [path_of(item) for item in crawl.items if "source" not in item and "main_text" not in item]
     assert untouched == ["/photo.png"] and crawl.stat("bodytext/items/untagged") == 1  # not HTML
     listed = [json.loads(line) for line in review.read_text(encoding="utf-8").splitlines()]
-    rows = [row for row in listed if row["reason"] != "uncertain_article"]  # the rest were kept, in doubt
+    rows = [row for row in listed if row["outcome"] == "dropped"]  # the rest were stored
     rejected = {row["url"] for row in rows}
     assert len(rows) == len(rejected) == crawl.dropped == crawl.stat("bodytext/pages/rejected")
     assert crawl.stat("bodytext/rejected_feed/pages") == len(listed)
-    assert len(listed) - len(rows) == crawl.stat("bodytext/pages/review")
+    verdicts = [row for row in listed if row["reason"] in ("article", "not_an_article", "no_main_text")]
+    assert len(verdicts) == crawl.stat("bodytext/pages/review")
+    assert {row["url"] for row in listed if row["outcome"] == "stored"} == stored
     assert len(stored) + len(rejected) == articles_in - crawl.stat("bodytext/items/untagged")
     assert not stored & rejected
     assert dropped_pages(crawl) <= rejected
     assert {"/index.html", "/binary.html", "/empty.html", "/big.html"} <= {path_of(row) for row in rows}
     for row in rows:
-        assert set(row) == {
-            "url",
-            "reason",
-            "article_probability",
-            "threshold",
-            "extractor",
-            "page_type",
-            "title",
-            "detail",
-        }
+        assert list(row) == FIELDS
         assert row["threshold"] == 0.5 and row["extractor"] == extractors.DEFAULT_EXTRACTOR
         if row["reason"] in ("not_an_article", "no_main_text"):
             expected = core_result(site, row["url"])
@@ -378,6 +373,7 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
             "BODYTEXT_SITE_MEMORY": False,  # the page's own type decides what is kept in doubt
             "BODYTEXT_FIELDS": "main_text,article_probability,page_type,is_article",
             "BODYTEXT_REJECTED_FEED": str(review),
+            "BODYTEXT_REVIEW_BAND": 1.0,
         },
         start=site.url("/index.html"),
     )
@@ -391,10 +387,15 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
     assert all(rows[url]["page_type"] == "article" for url in doubtful)
     dropped = {url for url in rows if url not in doubtful}
     assert dropped and all(rows[url]["page_type"] != "article" for url in dropped)
-    assert crawl.stat("bodytext/pages/review") == len(doubtful) == crawl.stat("bodytext/pages/kept_types/article")
+    assert len(doubtful) == crawl.stat("bodytext/pages/kept_types/article")
+    verdicts = [
+        row for row in rows.values() if row["reason"] in ("uncertain_article", "not_an_article", "no_main_text")
+    ]
+    assert crawl.stat("bodytext/pages/review") == len(verdicts)  # the widest band: every judged page
     assert crawl.stat("bodytext/pages/rejected") == len(dropped)
-    # keeping no type below the threshold drops them all, each listed as rejected
+    # keeping no type below the threshold drops them all; those within the default band are listed
     (tmp_path / "strict").mkdir()
+    strict_review = tmp_path / "strict" / "review.jsonl"
     strict = run_crawl(
         tmp_path / "strict",
         settings={
@@ -402,12 +403,15 @@ def test_pages_kept_in_doubt_are_stored_and_listed_for_review_with_their_page_ty
             "BODYTEXT_ARTICLE_THRESHOLD": 1.0,
             "BODYTEXT_KEPT_PAGE_TYPES": [],
             "BODYTEXT_SITE_MEMORY": False,
+            "BODYTEXT_REJECTED_FEED": str(strict_review),
         },
         start=site.url("/index.html"),
     )
     assert_clean(strict)
     assert not [item for item in strict.items if "main_text" in item]
-    assert strict.stat("bodytext/pages/review") == 0
+    listed = [json.loads(line) for line in strict_review.read_text(encoding="utf-8").splitlines()]
+    assert listed and all(row["outcome"] == "dropped" and row["article_probability"] >= 0.9 for row in listed)
+    assert strict.stat("bodytext/pages/review") == len(listed) < strict.stat("bodytext/pages/rejected")
 
 
 def test_the_review_feed_takes_feeds_options(site, tmp_path):
@@ -420,13 +424,15 @@ def test_the_review_feed_takes_feeds_options(site, tmp_path):
             **AT_THRESHOLD,
             "FEED_EXPORT_FIELDS": ["url", "kind"],
             "BODYTEXT_REJECTED_FEED": {str(tmp_path / "%(name)s-rejected.csv"): {"overwrite": True}},
+            "BODYTEXT_REVIEW_BAND": 1.0,
         },
         start=site.url("/index.html"),
     )
     assert_clean(crawl)
     rows = list(csv.DictReader(review.read_text(encoding="utf-8").splitlines()))
     assert list(rows[0]) == FIELDS
-    assert {row["url"] for row in rows} == dropped_pages(crawl) and len(rows) == crawl.dropped
+    dropped = [row["url"] for row in rows if row["outcome"] == "dropped"]
+    assert set(dropped) == dropped_pages(crawl) and len(dropped) == crawl.dropped
     assert all(set(item) == {"url", "kind"} for item in crawl.items)  # FEED_EXPORT_FIELDS is for the items
 
 

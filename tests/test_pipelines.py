@@ -17,6 +17,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_bodytext import BodyTextPipeline, NotAnArticle, extract, extractors
+from scrapy_bodytext.plugin.decision import Decision
 from scrapy_bodytext.plugin.pipelines import ExtractionFailed
 from scrapy_bodytext.plugin.review import RejectedPage, page_rejected
 from scrapy_bodytext.plugin.spidermiddlewares import Page
@@ -378,29 +379,75 @@ def test_items_of_other_classes_pass_untouched_and_counted():
     assert executor.submitted == 1
 
 
-def test_each_rejected_page_is_announced_once():
-    pipeline = make_pipeline()
+def test_each_page_listed_for_review_is_announced_once():
+    """A page dropped or stored within the review band of the threshold, and a page dropped for another
+    reason than its probability, are announced once each, whatever their number of items; a page far
+    from the threshold is not."""
+    pipeline = make_pipeline(BODYTEXT_REVIEW_BAND=0.35)
     announced = []
     pipeline.crawler.signals.connect(
         lambda page, spider: announced.append((page, spider)), signal=page_rejected, weak=False
     )
-    listing, failed = new_page(LISTING, url="https://example.com/l"), new_page(b"", url="https://example.com/e")
-    article = new_page()
-    process(pipeline, ({}, listing), ({}, listing), ({}, failed), ({}, failed), ({}, article))
+    near = new_page(scripted_page(0.2), url="https://example.com/l")
+    far, failed = new_page(LISTING, url="https://example.com/far"), new_page(b"", url="https://example.com/e")
+    stored_near = new_page(scripted_page(0.8), url="https://example.com/a")
+    process(
+        pipeline, ({}, near), ({}, near), ({}, failed), ({}, failed), ({}, far), ({}, stored_near), ({}, new_page())
+    )
     pages = {page.url: page for page, spider in announced}
-    assert len(announced) == 2 and all(spider is pipeline.crawler.spider for _, spider in announced)
+    assert len(announced) == 3 and all(spider is pipeline.crawler.spider for _, spider in announced)
     assert pages["https://example.com/l"] == RejectedPage(
         url="https://example.com/l",
+        outcome="dropped",
         reason="not_an_article",
-        article_probability=0.1,
+        article_probability=0.2,
         threshold=0.5,
+        decided_by="page",
         extractor="scripted",
         page_type="other",
         title="",
         detail="",
     )
+    assert (pages["https://example.com/a"].outcome, pages["https://example.com/a"].reason) == ("stored", "article")
     assert pages["https://example.com/e"].reason == "empty" and pages["https://example.com/e"].article_probability == 0
-    assert stats(pipeline)["bodytext/pages/rejected"] == 2
+    found = stats(pipeline)
+    assert found["bodytext/pages/rejected"] == 3 and found["bodytext/pages/review"] == 2
+
+
+def test_a_page_at_the_edge_of_the_review_band_is_listed_and_one_beyond_it_is_not():
+    pipeline = make_pipeline(BODYTEXT_REVIEW_BAND=0.1)
+    announced = []
+    pipeline.crawler.signals.connect(lambda page, spider: announced.append(page.url), signal=page_rejected, weak=False)
+    pages = {p: new_page(scripted_page(p), url=f"https://example.com/{p}") for p in (0.39, 0.4, 0.6, 0.61)}
+    process(pipeline, *(({}, page) for page in pages.values()))
+    assert sorted(announced) == ["https://example.com/0.4", "https://example.com/0.6"]
+
+
+def test_a_page_dropped_above_the_decision_rule_is_not_typed_an_article_for_review():
+    """The review record's page type is the final decision's: a page the method types an article that
+    the threshold drops is listed as another kind of page."""
+    pipeline = make_pipeline(BODYTEXT_ARTICLE_THRESHOLD=0.9)
+    announced = []
+    pipeline.crawler.signals.connect(lambda page, spider: announced.append(page), signal=page_rejected, weak=False)
+    [out] = process(pipeline, ({}, new_page(scripted_page(0.85, "article"))))
+    assert isinstance(out, NotAnArticle)
+    [listed] = announced
+    assert (listed.outcome, listed.reason, listed.page_type) == ("dropped", "not_an_article", "other")
+
+
+@pytest.mark.parametrize(
+    ("probability", "threshold", "shown"),
+    [
+        (0.14, 0.1, "0.14 >= 0.10"),
+        (0.08, 0.5, "0.08 < 0.50"),
+        (0.4999, 0.5, "0.4999 < 0.5000"),
+        (0.5, 0.5, "0.50 >= 0.50"),
+    ],
+)
+def test_a_decision_states_its_comparison_as_the_figures_have_it(probability, threshold, shown):
+    result = extract(b"<p>x</p>", threshold=threshold)
+    result = dataclasses.replace(result, article_probability=probability, is_article=probability >= threshold)
+    assert Decision.of(result, threshold).comparison == shown
 
 
 def test_a_review_feed_without_its_extension_is_reported(caplog):
@@ -481,15 +528,16 @@ def test_pages_of_kept_types_are_stored_and_articles_in_doubt_listed_for_review(
     doubtful = new_page(scripted_page(0.3, "article"), url="https://example.com/doubt")
     forum = new_page(scripted_page(0.2, "forum"), url="https://example.com/forum")
     shop = new_page(scripted_page(0.2, "product"), url="https://example.com/shop")
-    outs = process(pipeline, ({}, doubtful), ({}, forum), ({}, shop))
+    near_shop = new_page(scripted_page(0.45, "product"), url="https://example.com/near-shop")
+    outs = process(pipeline, ({}, doubtful), ({}, forum), ({}, shop), ({}, near_shop))
     assert outs[0]["page_type"] == "article" and outs[1]["page_type"] == "forum"  # several types: each says which
-    assert isinstance(outs[2], NotAnArticle)
-    assert [(page.url, page.reason, page.page_type) for page in announced] == [
-        ("https://example.com/doubt", "uncertain_article", "article"),
-        ("https://example.com/shop", "not_an_article", "product"),
+    assert isinstance(outs[2], NotAnArticle) and isinstance(outs[3], NotAnArticle)
+    assert [(page.url, page.outcome, page.reason, page.page_type) for page in announced] == [
+        ("https://example.com/doubt", "stored", "uncertain_article", "article"),  # in doubt: always listed
+        ("https://example.com/near-shop", "dropped", "not_an_article", "product"),  # within the review band
     ]
     found = stats(pipeline)
-    assert found["bodytext/pages/review"] == 1 and found["bodytext/pages/rejected"] == 1
+    assert found["bodytext/pages/review"] == 2 and found["bodytext/pages/rejected"] == 2
     assert found["bodytext/items/kept_types/article"] == found["bodytext/items/kept_types/forum"] == 1
 
 
@@ -524,3 +572,39 @@ def test_every_item_of_a_page_is_answered_when_the_site_memorys_work_raises(capl
     assert [out["article_probability"] for out in outs] == [0.9, 0.9, 0.9]
     assert stats(pipeline)["bodytext/sites/errors"] == 1
     assert len([r for r in caplog.records if "Site memory failed" in r.getMessage()]) == 1
+
+
+@pytest.mark.parametrize(
+    ("evidence", "decided_by", "judge"),
+    [
+        (None, "page", "the page"),
+        (
+            {"decided_by": "site", "why": "lowered by the site: its shape"},
+            "site",
+            "the page with its site: lowered by the site: its shape",
+        ),
+        ({"decided_by": "page", "why": "the page's own verdict", "page_probability": 0.9}, "page", "the page"),
+        ({"page_probability": 0.6, "why": "lowered"}, "site", "the page with its site: lowered"),  # moved, not named
+        ({"page_probability": 0.2, "why": "agrees"}, "page", "the page"),
+    ],
+)
+def test_a_decision_names_its_judge_from_the_site_evidence(evidence, decided_by, judge):
+    result = dataclasses.replace(extract(b"<p>x</p>"), article_probability=0.2, is_article=False)
+    if evidence is not None:
+        result = dataclasses.replace(result, debug={"site_evidence": evidence})
+    decision = Decision.of(result, 0.5)
+    assert (decision.decided_by, decision.judge) == (decided_by, judge)
+
+
+def test_a_copy_near_the_threshold_is_listed_once_as_dropped_and_its_first_copy_once_as_stored():
+    pipeline = make_pipeline(BODYTEXT_DUPLICATES="drop", BODYTEXT_REVIEW_BAND=1.0)
+    listed = []
+    pipeline.crawler.signals.connect(lambda page, spider: listed.append(page), signal=page_rejected, weak=False)
+    copy = new_page(ARTICLE, url="https://example.com/copy")
+    process(
+        pipeline, ({"n": 0}, new_page(ARTICLE, url="https://example.com/first")), ({"n": 1}, copy), ({"n": 2}, copy)
+    )
+    assert [(page.url, page.outcome, page.reason) for page in listed] == [
+        ("https://example.com/first", "stored", "article"),
+        ("https://example.com/copy", "dropped", "duplicate"),
+    ]

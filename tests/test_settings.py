@@ -98,7 +98,7 @@ def test_the_metadata_preset_in_one_line():
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("all", tuple((name, name) for name in (*VALUE_NAMES, "site_evidence"))),
+        ("all", tuple((name, name) for name in (*VALUE_NAMES, "site_evidence", "decided_by"))),
         ("main_text,title", (("main_text", "main_text"), ("title", "title"))),
         (
             ["default", "authors"],
@@ -222,6 +222,9 @@ def test_unknown_names_with_the_setting_a_typo_meant(name, meant):
         ("BODYTEXT_REJECTED_FEED", "rejected"),
         ("BODYTEXT_REJECTED_FEED", 5),
         ("BODYTEXT_REJECTED_FEED", {"rejected.jsonl": "jsonlines"}),
+        ("BODYTEXT_REVIEW_BAND", 1.5),
+        ("BODYTEXT_REVIEW_BAND", "wide"),
+        ("BODYTEXT_REVIEW_BAND", -0.1),
         ("BODYTEXT_PROBABILITY_FIELD", 5),
         ("BODYTEXT_MAX_BODY_SIZE", 0),
         ("BODYTEXT_MAX_BODY_SIZE", 1.5),
@@ -243,6 +246,20 @@ def test_an_invalid_value_raises_naming_the_setting(name, value):
     with pytest.raises(BodyTextSettingError, match=rf"^{name}: ") as raised:
         load_settings(Settings({name: value}))
     assert isinstance(raised.value, ValueError)
+
+
+@pytest.mark.parametrize("name", ["BODYTEXT_SITE_MEMORY", "BODYTEXT_DROP_NON_ARTICLES", "BODYTEXT_ZYTE_OVERWRITE"])
+def test_a_yes_or_no_setting_accepts_exactly_the_words_its_error_lists(name):
+    """The error for a word it refuses names every word it accepts, and each of them is accepted."""
+    with pytest.raises(BodyTextSettingError) as raised:
+        load_settings(Settings({name: "nope"}))
+    listed = re.search(r"as text, ([\w/]+) or ([\w/]+)\)", str(raised.value))
+    assert listed is not None, str(raised.value)
+    for words, expected in ((listed[1], True), (listed[2], False)):
+        for word in words.split("/"):
+            for spelling in (word, word.upper()):
+                settings = load_settings(Settings({name: spelling}))
+                assert getattr(settings, name.removeprefix("BODYTEXT_").lower()) is expected, spelling
 
 
 def test_every_setting_is_documented_with_its_default_and_an_example():

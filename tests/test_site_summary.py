@@ -220,3 +220,21 @@ def test_the_sites_command_reads_a_read_only_replica_through_a_reader_that_canno
                     read()
             assert reader.guard.counts["failures"] == 2
             reader.close()
+
+
+def test_a_local_site_is_summed_up_in_its_own_paths_with_counts_in_the_singular_where_one() -> None:
+    """The pages of a ``file:`` crawl are one site read from a folder of this machine: its shapes are
+    shown below that folder, never with the machine's path; one page is "1 non-article"."""
+    memory = SiteMemory(weights=LEANING)
+    root = "file:///home/someone/checkout/news_example/site"
+    for number in range(3):
+        body = f"The body of post {number}, its own words, long enough to be an article's text. " * 2
+        memory.decide(f"{root}/article/post-number-{number}.html", result(0.97, text=body))
+    memory.decide(f"{root}/tag/rivers.html", result(0.03, template="list"))
+    summary = summarize_site(memory.store, "file://", weights=LEANING)
+    line = summary.line()
+    assert line.startswith("file://: 3 confident articles, 1 non-article; article shapes: /article/{slug}.html 3;")
+    assert "home" not in line and "checkout" not in line and "{slug}/{slug}" not in line
+    assert "(of 3 articles counted)" in line
+    keys = [shape["key"] for kind in summary.as_dict()["shapes"].values() if isinstance(kind, list) for shape in kind]
+    assert keys == ["/article/{slug}.html"]

@@ -161,7 +161,6 @@ def test_a_crawl_waiting_on_itself_releases_the_oldest_at_once(server, tmp_path)
         CONCURRENT_REQUESTS=2,
         BODYTEXT_SITE_WAIT_PAGES=1000,
         BODYTEXT_SITE_WAIT_SECONDS=60,
-        BODYTEXT_REJECTED_FEED=str(tmp_path / "review.jsonl"),
     )
     nothing_lost(found)
     assert found.stat("response_received_count") == len(UNSURE)
@@ -170,11 +169,7 @@ def test_a_crawl_waiting_on_itself_releases_the_oldest_at_once(server, tmp_path)
     assert found.stat("bodytext/sites/waited") == (
         found.stat("bodytext/sites/settled_while_waiting") + released + found.stat("bodytext/sites/released_on_close")
     )
-    little = found.stat("bodytext/sites/decided_with_little_evidence")
-    assert little >= released
-    review = [json.loads(line) for line in (tmp_path / "review.jsonl").read_text().splitlines()]
-    evidence = [record for record in review if "decided with little site evidence: {" in record["detail"]]
-    assert len(evidence) == little
+    assert found.stat("bodytext/sites/decided_with_little_evidence") >= released
 
 
 def test_confident_pages_teach_while_they_wait_and_settle_each_other(server, tmp_path):

@@ -15,6 +15,12 @@ BODYTEXT_FIELDS = ["main_text", "article_probability", "title", "published", "au
 ITEM_PIPELINES = {"news_example.pipelines.SQLiteArticlesPipeline": 300}
 NEWS_SQLITE_PATH = str(Path(__file__).resolve().parent.parent / "articles.db")
 
+# The review feed: every page stored or dropped with an article probability within
+# BODYTEXT_REVIEW_BAND (0.1) of the threshold (0.5), one JSON line each, for a reviewer to check.
+BODYTEXT_REJECTED_FEED = {
+    str(Path(__file__).resolve().parent.parent / "review.jsonl"): {"format": "jsonlines", "overwrite": True}
+}
+
 # The bundled site is read from disk (file:// URLs); `-a start_url=...` crawls of real sites get
 # DEPTH_LIMIT, CLOSESPIDER_PAGECOUNT, a download delay and AutoThrottle from the spider (see
 # spiders/news.py); any of them can be overridden here or with -s on the command line.

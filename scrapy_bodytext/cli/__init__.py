@@ -51,6 +51,8 @@ EXTRACT_EXAMPLES = """examples:
   scrapy-bodytext extract page.html
   scrapy-bodytext extract --format markdown --links --url https://example.org/a.html a.html
   scrapy-bodytext extract --json -o texts.jsonl pages/          # a folder, searched recursively
+  scrapy-bodytext extract --base-url https://example.org/ --site-memory on --json site/  # a saved copy of a site
+  scrapy-bodytext extract --url-list urls.tsv --json pages/     # PATH<TAB>URL lines: each page's own URL
   find . -name '*.htm' | scrapy-bodytext extract --json -i -    # paths from stdin
   curl -s https://example.org/ | scrapy-bodytext extract --url https://example.org/ -
   scrapy-bodytext extract crawl.warc.gz -o texts.jsonl
@@ -165,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument(
         "--links",
         action="store_true",
-        help="with --format markdown or html, also write the links (URLs made absolute against --url when given)",
+        help="also write the links, in --format markdown or html (an error with plain text); URLs made "
+        "absolute against the page's URL when known",
     )
     extract.add_argument(
         "--comments",
@@ -181,7 +184,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--json) or inline, in the main text where they stand (as figure captions in markdown and html; "
         f"default {DEFAULT_CAPTIONS})",
     )
-    extract.add_argument("--url", help="URL of the page(s), for methods that use it and for absolute links")
+    extract.add_argument(
+        "--url",
+        help="URL of the page (every page given, unless --base-url or --url-list gives its own): evidence of "
+        "what the page is (a section or tag URL), its site for --site-memory, and the base of its links",
+    )
+    extract.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="URL of the folder(s) given: each file's URL is URL joined with its path below its folder "
+        "(site/tag/a.html under https://example.org/ is https://example.org/tag/a.html)",
+    )
+    extract.add_argument(
+        "--url-list",
+        metavar="FILE",
+        help="each page's URL from FILE: one PATH<TAB>URL line per page, PATH as the file is reached "
+        "(site/tag/a.html for a file of the folder site); it comes before --base-url",
+    )
     extract.add_argument(
         "--encoding",
         type=_encoding,
@@ -231,8 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("on", "off"),
         default="off",
         help="weigh each page with the pages of its site seen before it in the run (docs/site-memory.md): a "
-        "page's URL is its archive record's, --url, or its canonical URL; its furniture lines are taken out "
-        "of plain text, and --json lines and archives' lines get site_evidence (default off: every page alone)",
+        "page's URL is its archive record's, --url-list's, --base-url's, --url, or its canonical URL; its "
+        "furniture lines are taken out of plain text, and --json lines and archives' lines get site_evidence "
+        "(default off: every page alone)",
     )
 
     evaluate = commands.add_parser(

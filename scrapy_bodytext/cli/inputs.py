@@ -1,14 +1,17 @@
-"""Which files an ``extract`` run reads: paths as given, folders searched recursively for the file names
-a glob matches, and lists of paths, one per line. Whatever cannot be read keeps its place in the
-order, with the reason, so that every input gets an outcome."""
+"""Which files an ``extract`` run reads, and the URL each page was saved from: paths as given, folders
+searched recursively for the file names a glob matches, and lists of paths, one per line; a page's URL
+from a URL list (``PATH<TAB>URL`` lines) or a base URL its path below its folder is joined to.
+Whatever cannot be read keeps its place in the order, with the reason, so that every input gets an
+outcome."""
 
 from __future__ import annotations
 
 import fnmatch
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from urllib.parse import quote, urljoin, urlsplit
 
 from .options import UsageError
 
@@ -33,6 +36,8 @@ class Source:
 
     name: str
     problem: str | None = None
+    url: str | None = None  # the URL the page was saved from, when known
+    below: str = ""  # its path below the folder it was found in (a file given by itself: its name)
 
 
 def read_list(name: str) -> list[str]:
@@ -48,9 +53,48 @@ def read_list(name: str) -> list[str]:
     return [os.fsdecode(line) for line in data.splitlines() if line.strip()]
 
 
-def gather(names: Sequence[str], input_file: str | None, globs: Sequence[str]) -> list[Source]:
+def check_url(url: str, option: str) -> str:
+    """``url`` when it is an absolute http(s) or file URL, else a usage error naming ``option``."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "file") or (parts.scheme != "file" and not parts.hostname):
+        raise UsageError(f"{option}: expected an absolute http(s) or file URL, got {url!r}")
+    return url
+
+
+def read_urls(name: str) -> dict[str, str]:
+    """The URL list ``name``: one ``PATH<TAB>URL`` line per page (blank lines and ``#`` comments left
+    out), each path as the run reaches the file (``site/tag/a.html`` for a file of the folder
+    ``site``), normalized."""
+    try:
+        with open(name, encoding="utf-8") as listing:
+            lines = listing.read().splitlines()
+    except OSError as exc:
+        raise UsageError(f"--url-list {name}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--url-list {name}: not UTF-8 text") from None
+    urls = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        path, tab, url = line.rpartition("\t")
+        if not tab or not path.strip():
+            raise UsageError(f"--url-list {name}:{number}: expected PATH<TAB>URL, got {line!r}")
+        urls[os.path.normpath(path.strip())] = check_url(url.strip(), f"--url-list {name}:{number}")
+    return urls
+
+
+def gather(
+    names: Sequence[str],
+    input_file: str | None,
+    globs: Sequence[str],
+    *,
+    base_url: str | None = None,
+    urls: Mapping[str, str] | None = None,
+) -> list[Source]:
     """The inputs of a run, in order: the names given, then those listed in ``input_file``; folders
-    are replaced by the files under them whose names match one of ``globs``."""
+    are replaced by the files under them whose names match one of ``globs``. Each file's URL is the
+    one ``urls`` lists for its path, else ``base_url`` joined with its path below its folder (a file
+    given by itself: its name)."""
     if input_file == STDIN and STDIN in names:
         raise UsageError("standard input cannot be both the --input-file list and a page (-)")
     sources = [source for name in names for source in _expand(name, globs)]
@@ -59,7 +103,19 @@ def gather(names: Sequence[str], input_file: str | None, globs: Sequence[str]) -
         if not listed:
             sources.append(Source(input_file, "lists no input"))
         sources.extend(source for name in listed for source in _expand(name, globs))
-    return sources
+    if base_url is None and not urls:
+        return sources
+    return [_with_url(source, base_url, urls or {}) for source in sources]
+
+
+def _with_url(source: Source, base_url: str | None, urls: Mapping[str, str]) -> Source:
+    if source.problem is not None or source.name == STDIN:
+        return source
+    url = urls.get(os.path.normpath(source.name))
+    if url is None and base_url is not None:
+        below = (source.below or os.path.basename(source.name)).replace(os.sep, "/")
+        url = urljoin(base_url if base_url.endswith("/") else base_url + "/", quote(below))
+    return replace(source, url=url)
 
 
 def _expand(name: str, globs: Sequence[str]) -> Iterator[Source]:
@@ -85,8 +141,9 @@ def walk(folder: str, globs: Sequence[str]) -> Iterator[Source]:
         dirs.sort()
         for file in sorted(files):
             path = os.path.join(root, file)
-            if matches(os.path.relpath(path, folder), globs):
-                yield Source(path)
+            below = os.path.relpath(path, folder)
+            if matches(below, globs):
+                yield Source(path, below=below)
     for error in errors:  # an unreadable top folder
         yield Source(error.filename or folder, error.strerror or str(error))
 

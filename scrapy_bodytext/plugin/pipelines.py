@@ -7,8 +7,10 @@ page however many items the page produced. Articles get the result values ``BODY
 site's evidence (``BODYTEXT_SITE_MEMORY``: an uncertain page may wait for more); items of non-article pages raise
 :class:`NotAnArticle`; items of pages the extractor could not handle follow ``BODYTEXT_ON_FAILURE``.
 An article repeating one the crawl stored already is flagged (``duplicate_of``,
-``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. Each page
-whose items are dropped is announced once with the ``page_rejected`` signal (the review feed's input).
+``duplicate_similarity``) or dropped (:class:`DuplicateArticle`), by ``BODYTEXT_DUPLICATES``. A page's
+drop line, stats, review record and item state its one :class:`Decision`; each page listed for review
+(within ``BODYTEXT_REVIEW_BAND`` of the threshold, kept in doubt, or dropped for another reason than
+its probability) is announced once with the ``page_rejected`` signal (the review feed's input).
 Items of untagged responses, and of classes outside ``BODYTEXT_ITEM_CLASSES``, pass untouched.
 """
 
@@ -28,12 +30,16 @@ from ..config import ExtractConfig
 from ..result import ExtractionResult, Reason, empty_result
 from ..workers.executors import Executor, WorkerLost, announce, extract_timed, make_executor, wait_for
 from . import zyte
+from .decision import Decision
 from .duplicates import DuplicateCheck
 from .middlewares import BodyTextDownloaderMiddleware
 from .review import (
+    ARTICLE,
+    DROPPED,
     DUPLICATE,
-    LITTLE_SITE_EVIDENCE,
+    KEPT_TYPE,
     NOT_AN_ARTICLE,
+    STORED,
     UNCERTAIN_ARTICLE,
     RejectedFeed,
     RejectedPage,
@@ -61,16 +67,19 @@ DROP_LOG_LEVEL = "DEBUG"
 
 
 class NotAnArticle(DropItem):
-    """The item's page is not an article: probability below ``BODYTEXT_ARTICLE_THRESHOLD``."""
+    """The item's page is not an article: its final probability below ``BODYTEXT_ARTICLE_THRESHOLD``
+    (``decided_by``: "page", or "site" when its site's evidence decided)."""
 
-    def __init__(self, url: str, probability: float, threshold: float, extractor: str):
+    def __init__(self, url: str, decision: Decision, extractor: str):
         super().__init__(
-            f"not an article: article_probability {probability:.2f} < {threshold:.2f} ({extractor}) {url}",
+            f"not an article: article_probability {decision.comparison} ({extractor}, decided by "
+            f"{decision.judge}) {url}",
             log_level=DROP_LOG_LEVEL,
         )
         self.url = url
-        self.probability = probability
-        self.threshold = threshold
+        self.probability = decision.article_probability
+        self.threshold = decision.threshold
+        self.decided_by = decision.decided_by
 
 
 class ExtractionFailed(DropItem):
@@ -162,7 +171,7 @@ class BodyTextPipeline:
         else:
             self.stats.inc_value("bodytext/items/non_articles")
             if self.settings.drop_non_articles:
-                raise NotAnArticle(page.url, result.article_probability, self._threshold, result.extractor)
+                raise NotAnArticle(page.url, Decision.of(result, self._threshold), result.extractor)
         duplicate = await self._duplicate_of(page, result)
         self._write(item, result, page)
         if duplicate is not None and self.duplicates is not None:
@@ -175,14 +184,16 @@ class BodyTextPipeline:
         looked up, so a dropped page never makes a later one a duplicate."""
         if self.duplicates is None or not result.is_article:
             return None
-        announced = self.duplicates.asked(page)
+        first = not self.duplicates.asked(page)
         match = await self.duplicates.verdict(page, result)
         if match is not None and self.duplicates.dropping:
-            if not announced:
-                self._announce_rejected(
-                    page, result, DUPLICATE, f"duplicate of {match.url} (similarity {match.similarity:.2f})"
-                )
+            if first:
+                self.stats.inc_value("bodytext/pages/rejected")
+                detail = f"duplicate of {match.url} (similarity {match.similarity:.2f})"
+                self._announce(page, result, Decision.of(result, self._threshold), DROPPED, DUPLICATE, detail)
             raise DuplicateArticle(page.url, match)
+        if first and self.duplicates.dropping:  # held back until it was known not to be a copy
+            self._review(page, result, Decision.of(result, self._threshold), STORED, ARTICLE)
         return match
 
     @property
@@ -274,9 +285,10 @@ class BodyTextPipeline:
         stats.max_value("bodytext/extraction_time/max_ms", milliseconds)
 
     def _report(self, page: Page, result: ExtractionResult) -> None:
-        """Stats and one log line per page (never per item, never the page's text); a page decided on
-        little site evidence is listed for review with that evidence."""
-        review = self.sites.review_detail(page) if self.sites is not None else ""
+        """Stats and at most one log line per page (never per item, never the page's text), each
+        stating the page's one decision (``Decision``); the page is listed for review when its
+        probability is within ``BODYTEXT_REVIEW_BAND`` of the threshold, kept in doubt, or dropped
+        for another reason than its probability."""
         if result.reason not in JUDGED:
             self.stats.inc_value(f"bodytext/pages/failed/{result.reason.value}")
             outcome = "dropped" if self.settings.on_failure == "drop" else "stored with empty text"
@@ -285,57 +297,85 @@ class BodyTextPipeline:
                 level, "No main text (%s: %s), items %s: %s", result.reason.value, result.detail, outcome, page.url
             )
             if self.settings.on_failure == "drop":
-                self._announce_rejected(page, result, result.reason.value)
-        elif result.is_article:
+                self.stats.inc_value("bodytext/pages/rejected")
+                decision = Decision.of(result, self._threshold)
+                self._announce(page, result, decision, DROPPED, result.reason.value, result.detail)
+            return
+        decision = Decision.of(result, self._threshold)
+        self.stats.inc_value(f"bodytext/pages/decided_by/{decision.decided_by}")
+        if result.is_article:
             self.stats.inc_value("bodytext/pages/articles")
-            if review:
-                self._announce_rejected(page, result, LITTLE_SITE_EVIDENCE, review)
+            if self.duplicates is None or not self.duplicates.dropping:  # else once it is known not a copy
+                self._review(page, result, decision, STORED, ARTICLE)
         elif self.settings.keeps(result):
             self.stats.inc_value(f"bodytext/pages/kept_types/{result.page_type}")
             if result.page_type == "article":  # typed an article below the threshold: kept, and listed for review
                 self._log(
                     logging.INFO,
-                    "Kept for review (typed an article at article_probability %.2f < %.2f, %s): %s",
-                    result.article_probability,
-                    self._threshold,
+                    "Kept for review (typed an article at article_probability %s, %s, decided by %s): %s",
+                    decision.comparison,
                     result.extractor,
+                    decision.judge,
                     page.url,
                 )
-                self._announce_rejected(page, result, UNCERTAIN_ARTICLE, review)
-            elif review:
-                self._announce_rejected(page, result, LITTLE_SITE_EVIDENCE, review)
+                self._announce(page, result, decision, STORED, UNCERTAIN_ARTICLE, decision.why, review=True)
+            else:
+                self._review(page, result, decision, STORED, KEPT_TYPE)
         else:
             self.stats.inc_value("bodytext/pages/non_articles")
+            reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
             if self.settings.drop_non_articles:
+                self.stats.inc_value("bodytext/pages/rejected")
                 self._log(
                     logging.INFO,
-                    "Not an article (article_probability %.2f < %.2f, %s), items dropped: %s",
-                    result.article_probability,
-                    self._threshold,
+                    "Not an article (article_probability %s, %s, decided by %s), items dropped: %s",
+                    decision.comparison,
                     result.extractor,
+                    decision.judge,
                     page.url,
                 )
-                reason = NOT_AN_ARTICLE if result.reason is Reason.OK else result.reason.value
-                self._announce_rejected(page, result, reason, review)
-            elif review:
-                self._announce_rejected(page, result, LITTLE_SITE_EVIDENCE, review)
+                self._review(page, result, decision, DROPPED, reason)
+            else:
+                self._review(page, result, decision, STORED, reason)
 
-    def _announce_rejected(self, page: Page, result: ExtractionResult, reason: str, detail: str = "") -> None:
-        """The ``page_rejected`` signal, once per page whose items are dropped or kept in doubt (the
-        review feed's input)."""
-        kept = reason in (UNCERTAIN_ARTICLE, LITTLE_SITE_EVIDENCE)
-        self.stats.inc_value("bodytext/pages/review" if kept else "bodytext/pages/rejected")
-        rejected = RejectedPage(
+    def _review(self, page: Page, result: ExtractionResult, decision: Decision, outcome: str, reason: str) -> None:
+        """Lists a judged page for review when its probability is within the review band."""
+        if decision.near(self.settings.review_band):
+            self._announce(page, result, decision, outcome, reason, decision.why, review=True)
+
+    def _announce(
+        self,
+        page: Page,
+        result: ExtractionResult,
+        decision: Decision,
+        outcome: str,
+        reason: str,
+        detail: str = "",
+        *,
+        review: bool = False,
+    ) -> None:
+        """The ``page_rejected`` signal (the review feed's input), once per page listed, stating its
+        ``decision``; ``review``: a page listed for its verdict (counted in ``bodytext/pages/review``)."""
+        if review:
+            self.stats.inc_value("bodytext/pages/review")
+        page_type = result.page_type
+        if not decision.is_article and page_type == "article" and reason != UNCERTAIN_ARTICLE:
+            page_type = "other"  # the final decision: not an article, whatever the method typed it
+        evidence = result.debug.get("site_evidence") if isinstance(result.debug, dict) else None
+        listed = RejectedPage(
             url=page.url,
+            outcome=outcome,
             reason=reason,
-            article_probability=result.article_probability,
-            threshold=self._threshold,
+            article_probability=decision.article_probability,
+            threshold=decision.threshold,
+            decided_by=decision.decided_by,
             extractor=result.extractor,
-            page_type=result.page_type,
+            page_type=page_type,
             title=result.title,
-            detail=detail or result.detail,
+            detail=detail,
+            site_evidence=dict(evidence) if isinstance(evidence, dict) else None,
         )
-        self.crawler.signals.send_catch_log(page_rejected, page=rejected, spider=self.crawler.spider)
+        self.crawler.signals.send_catch_log(page_rejected, page=listed, spider=self.crawler.spider)
 
     # --- item fields ---------------------------------------------------------------------------
 
@@ -368,7 +408,10 @@ class BodyTextPipeline:
 
     def _crawl_value(self, name: str, page: Page) -> Any:
         """A value the crawl adds to the page's own: ``site_evidence`` (None: the page was not judged
-        with its site)."""
+        with its site), ``decided_by`` ("page" or "site", as its drop line and review record say)."""
+        if name == "decided_by":
+            assert page.result is not None
+            return Decision.of(page.result, self._threshold).decided_by
         assert name == "site_evidence", name
         return self.sites.evidence(page) if self.sites is not None else None
 

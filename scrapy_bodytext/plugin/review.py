@@ -1,8 +1,10 @@
-"""The review feed: one record per page whose items the pipeline dropped, or kept although it is in
-doubt (typed an article by the method's decision rule below ``BODYTEXT_ARTICLE_THRESHOLD``), in a
-feed of its own.
+"""The review feed: one record per page a reviewer may want to check, in a feed of its own: every page
+stored or dropped with an article probability within ``BODYTEXT_REVIEW_BAND`` of
+``BODYTEXT_ARTICLE_THRESHOLD``, every page kept although in doubt (typed an article by the method's
+decision rule below the threshold), and every page dropped for another reason than its probability
+(a duplicate, a page the extractor could not handle).
 
-The pipeline sends the signal :data:`page_rejected` once per rejected page. :class:`RejectedFeed` (an
+The pipeline sends the signal :data:`page_rejected` once per such page. :class:`RejectedFeed` (an
 extension the add-on places) writes those records with Scrapy's own feed exporter, configured by
 ``BODYTEXT_REJECTED_FEED`` like one entry of ``FEEDS`` (formats, storages, URI parameters, batches,
 item filters, post-processing), while the crawl's ``FEEDS`` and storage pipelines never see them.
@@ -30,35 +32,46 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
-#: signal sent by the pipeline once per page whose items it drops, with ``page`` (a RejectedPage)
+#: signal sent by the pipeline once per page listed for review, with ``page`` (a RejectedPage)
 page_rejected = object()
 
+#: outcomes of a listed page
+STORED, DROPPED = "stored", "dropped"
+#: reason of a stored article (listed when its probability is near the threshold)
+ARTICLE = "article"
 #: reason of a page judged not to be an article (the other reasons are the extraction's)
 NOT_AN_ARTICLE = "not_an_article"
 #: reason of an article repeating one the crawl stored already (BODYTEXT_DUPLICATES = "drop")
 DUPLICATE = "duplicate"
-#: reason of a page kept in doubt: typed an article, its probability below the threshold
+#: reason of a page kept in doubt: typed an article, its probability below the threshold (always listed)
 UNCERTAIN_ARTICLE = "uncertain_article"
-#: reason of a stored page decided while its site had too little evidence (BODYTEXT_SITE_MEMORY); the
-#: evidence is in ``detail``; a dropped page keeps its reason, with the evidence in ``detail`` too
-LITTLE_SITE_EVIDENCE = "little_site_evidence"
+#: reason of a page stored below the threshold because BODYTEXT_KEPT_PAGE_TYPES keeps its type
+KEPT_TYPE = "kept_type"
 
 
 @dataclass
 class RejectedPage:
-    """What a reviewer needs to judge a rejection: the page, why, and the figures behind it."""
+    """What a reviewer needs to judge a page's outcome: the page, what became of it and why, and the
+    figures behind it, as the pipeline decided them (``article_probability`` is the final one, compared
+    with ``threshold``; ``decided_by`` "page" or "site"; ``detail`` one short line: the site's evidence
+    when the site decided, the first copy of a duplicate, what failed). ``site_evidence`` (every count
+    the site memory weighed, or None) is left out of the feed unless its ``fields`` name it."""
 
     url: str
-    reason: str  # "not_an_article", "uncertain_article" or "little_site_evidence" (kept), "duplicate", "no_main_text", or why the extractor failed
+    outcome: str  # "stored" or "dropped"
+    reason: str  # "article", "not_an_article", "uncertain_article", "kept_type", "duplicate", "no_main_text", or why the extractor failed
     article_probability: float
     threshold: float
+    decided_by: str  # "page", or "site" (the page weighed with its site's evidence)
     extractor: str
     page_type: str
     title: str
     detail: str
+    site_evidence: dict | None = None
 
 
-FIELDS = [field.name for field in dataclasses.fields(RejectedPage)]
+#: the fields a review record is written with by default (short: the site's evidence in full is asked for)
+FIELDS = [field.name for field in dataclasses.fields(RejectedPage) if field.name != "site_evidence"]
 
 
 class RejectedFeed:

@@ -58,10 +58,10 @@ FIELD_PRESETS: dict[str, tuple[str, ...]] = {
         "tags",
         "section",
     ),
-    "all": (*VALUE_NAMES, "site_evidence"),
+    "all": (*VALUE_NAMES, "site_evidence", "decided_by"),
 }
-#: values a crawl adds to the page's own (its site's evidence): written by the plugin, not by a result
-CRAWL_VALUES = ("site_evidence",)
+#: values a crawl adds to the page's own (its site's evidence, who decided): written by the plugin, not by a result
+CRAWL_VALUES = ("site_evidence", "decided_by")
 #: presets written under other names and shapes (zyte-article: Zyte's Article fields, see ``plugin.zyte``)
 RENAMING_PRESETS: dict[str, dict[str, str]] = {zyte.PRESET: zyte.ARTICLE_FIELDS}
 #: what happens to an article repeating a stored one (BODYTEXT_DUPLICATES)
@@ -76,6 +76,10 @@ DEFAULT_SITE_MEMORY_SITES = 10_000
 DEFAULT_SITE_WAIT_PAGES = 16
 #: longest wait of one page for its site's evidence, in seconds (BODYTEXT_SITE_WAIT_SECONDS)
 DEFAULT_SITE_WAIT_SECONDS = 30.0
+#: how near the threshold a page's final probability lies to be listed for review (BODYTEXT_REVIEW_BAND)
+DEFAULT_REVIEW_BAND = 0.1
+#: the strings a boolean setting accepts (as Scrapy's command line passes them), true ones first
+TRUE_WORDS, FALSE_WORDS = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
 #: each Redis key prefix setting with its own default (the example its error message gives)
 REDIS_PREFIXES = {
     "BODYTEXT_DUPLICATE_REDIS_PREFIX": "bodytext:duplicates",
@@ -100,6 +104,7 @@ DEFAULTS: dict[str, Any] = {
     "BODYTEXT_CAPTIONS": "apart",
     "BODYTEXT_ITEM_CLASSES": [],
     "BODYTEXT_REJECTED_FEED": None,
+    "BODYTEXT_REVIEW_BAND": DEFAULT_REVIEW_BAND,
     "BODYTEXT_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
     "BODYTEXT_MAX_NODES": DEFAULT_MAX_NODES,
     "BODYTEXT_TIME_BUDGET": DEFAULT_TIME_BUDGET,
@@ -144,6 +149,7 @@ class BodyTextSettings:
     zyte_overwrite: bool  # Zyte fields the spider set are overwritten (else only empty ones are filled)
     item_classes: tuple[type, ...]  # the item classes the pipeline judges; () = every item
     rejected_feeds: tuple[tuple[str, dict[str, Any]], ...]  # FEEDS-style (URI, options) of the review feed
+    review_band: float  # pages whose final probability is this near the threshold are listed for review
     status_codes: frozenset[int]
     content_types: frozenset[str]
     threads: int
@@ -242,6 +248,7 @@ def load_settings(settings: Mapping[str, Any]) -> BodyTextSettings:
         zyte_overwrite=reader.get("BODYTEXT_ZYTE_OVERWRITE", _boolean),
         item_classes=reader.get("BODYTEXT_ITEM_CLASSES", _item_classes),
         rejected_feeds=rejected_feeds,
+        review_band=reader.get("BODYTEXT_REVIEW_BAND", _number(0.0, 1.0)),
         status_codes=frozenset(reader.get("BODYTEXT_STATUS_CODES", _list_of(_status_code))),
         content_types=frozenset(reader.get("BODYTEXT_CONTENT_TYPES", _list_of(_media_type))),
         threads=reader.get("BODYTEXT_THREADS", _integer(1)),
@@ -324,13 +331,14 @@ class _Reader:
 
 
 def _boolean(value: Any) -> bool:
+    """True or False, 1 or 0, or one of the words of ``TRUE_WORDS`` and ``FALSE_WORDS`` (any case)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-        return value.strip().lower() in ("1", "true", "yes", "on")
-    raise ValueError("expected True or False")
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS + FALSE_WORDS:
+        return value.strip().lower() in TRUE_WORDS
+    raise ValueError(f"expected True or False (or, as text, {'/'.join(TRUE_WORDS)} or {'/'.join(FALSE_WORDS)})")
 
 
 def _integer(minimum: int) -> Callable[[Any], int]:

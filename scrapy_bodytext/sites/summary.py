@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .boilerplate import is_recurring
+from .domains import FILE_SITE
 from .evidence import ARTICLE_SHAPE_COUNT, ARTICLE_SHAPE_RATIO, SITE_ARTICLES, SITE_OTHERS, STORED
 from .memory import SiteMemory
 from .verdict import Weights, load_weights
@@ -99,7 +100,7 @@ class SiteSummary:
         (the first holds 100 %), 1 of listings; furniture lines: 2 (of 24 articles counted)``: each
         shape with its confident articles (of a listing shape: its non-articles), the other kind in
         brackets when there are some."""
-        parts = [f"{self.site}: {self.articles} confident articles, {self.others} non-articles"]
+        parts = [f"{self.site}: {_count(self.articles, 'confident article')}, {_count(self.others, 'non-article')}"]
         parts.append("article shapes: " + _shapes(self.shapes.articles, self.shapes.more_articles, True))
         parts.append("listing shapes: " + _shapes(self.shapes.listings, self.shapes.more_listings, False))
         if self.shapes.unsettled:
@@ -108,7 +109,7 @@ class SiteSummary:
         share = f" (the first holds {round(100 * top / self.articles)} %)" if top and self.articles else ""
         templates = self.templates
         parts.append(f"templates: {templates.article_count} of articles{share}, {templates.listing_count} of listings")
-        parts.append(f"furniture lines: {self.furniture_lines} (of {self.stored} articles counted)")
+        parts.append(f"furniture lines: {self.furniture_lines} (of {_count(self.stored, 'article')} counted)")
         return "; ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
@@ -125,15 +126,40 @@ class SiteSummary:
         }
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 confident article``, ``3 confident articles``."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def _shapes(shown: Sequence[ShapeCount], more: int, articles: bool) -> str:
     if not shown:
         return "none"
     texts = []
     for shape in shown:
         count, other = (shape.articles, shape.others) if articles else (shape.others, shape.articles)
-        aside = f" ({other} {'non-article' if articles else 'article'}{'s' * (other != 1)})" if other else ""
+        aside = f" ({_count(other, 'non-article' if articles else 'article')})" if other else ""
         texts.append(f"{shape.key} {count}{aside}")
     return ", ".join(texts) + (f", +{more} more" if more else "")
+
+
+def within_site(site: str, shapes: Mapping[str, list[int]]) -> dict[str, list[int]]:
+    """A site's path shapes in its own terms: the local files of a ``file:`` crawl are one site, their
+    shapes hold the folder the site was read from (the machine's, not the site's), so the folders
+    every one of them starts with are taken off (``/home/{slug}/site/tag/{slug}.html`` ->
+    ``/tag/{slug}.html``); a web site's shapes are its own already."""
+    if site != FILE_SITE or not shapes:
+        return dict(shapes)
+    folders = [key.partition("?")[0].split("/")[1:-1] for key in shapes]
+    common = 0
+    while all(len(path) > common for path in folders) and len({path[common] for path in folders}) == 1:
+        common += 1
+    moved: dict[str, list[int]] = {}
+    for key, counts in shapes.items():
+        relative = "/" + "/".join(key.split("/")[1 + common :])
+        found = moved.setdefault(relative, [0, 0])
+        found[0] += counts[0]
+        found[1] += counts[1]
+    return moved
 
 
 def _kinds(counts: Mapping[str, tuple[int, int]], most: int) -> Kinds:
@@ -175,7 +201,10 @@ def summarize_fields(
             pairs[prefix[0]].setdefault(key, [0, 0])[prefix[1] == "n"] += int(value)
     stored = int(fields.get(STORED, 0) or 0)
     share, minimum = weights.boilerplate_share, weights.boilerplate_count
-    kinds = {prefix: _kinds({key: (a, n) for key, (a, n) in found.items()}, most) for prefix, found in pairs.items()}
+    kinds = {
+        prefix: _kinds({key: (a, n) for key, (a, n) in within_site(site, found).items()}, most)
+        for prefix, found in pairs.items()
+    }
     return SiteSummary(
         site=site,
         articles=int(fields.get(SITE_ARTICLES, 0) or 0),
