@@ -243,6 +243,10 @@ class LinkRole:
     reason: str  # why, in a few words
 
 
+#: a link whose anchor is not known
+NO_ANCHOR = Anchor()
+
+
 def shape_names(url: str) -> list[str]:
     """The field names of the site memory whose counts ``link_role`` reads for ``url``."""
     shape = url_shape(url)
@@ -253,7 +257,7 @@ def shape_names(url: str) -> list[str]:
     return names
 
 
-def link_role(url: str, anchor: Anchor = Anchor(), counts: Mapping[str, int] | None = None) -> LinkRole:
+def link_role(url: str, anchor: Anchor = NO_ANCHOR, counts: Mapping[str, int] | None = None) -> LinkRole:
     """The role of a same-site link to ``url``: from what the site confirmed of its URL shape
     (``counts`` by the names ``shape_names`` gives; missing names count 0) where it has, else the
     general priors of the URL and the anchor."""
@@ -282,7 +286,7 @@ def link_role(url: str, anchor: Anchor = Anchor(), counts: Mapping[str, int] | N
     return prior
 
 
-def prior_role(url: str, anchor: Anchor = Anchor()) -> LinkRole:
+def prior_role(url: str, anchor: Anchor = NO_ANCHOR) -> LinkRole:
     """The role the URL and its anchor suggest before a site has evidence (general priors only)."""
     parts = urlsplit(url)
     path = unquote(parts.path).lower()
