@@ -30,10 +30,13 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-#: where the add-on places it: after the depth middleware (900) set a request's priority
-STEERING_ORDER = 50
+#: where the add-on places it: after the depth middleware (900) set a request's priority, and next to the
+#: engine, so it sees the (empty) output of pages the HTTP error middleware (50) filters, 404s included
+STEERING_ORDER = 45
 #: Request.meta key a spider sets True on a request the steering must leave alone
 META_UNSTEERED = "bodytext_unsteered"
+#: Request.meta key the steering sets on each request it let through: the link's role (``sites.links.ROLES``)
+META_ROLE = "bodytext_link_role"
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: anchor text read per link, at most (a title is shorter)
 _ANCHOR_CHARS = 200
@@ -127,12 +130,13 @@ class SteeringSpiderMiddleware:
                     self.stats.inc_value(f"{PREFIX}probes")
                 if mode == "prune" and decision.prune:
                     continue
+                output.meta.setdefault(META_ROLE, decision.role.role)
                 if mode != "observe":
                     output.priority += decision.priority
             yield output
         self._count(self.steering.streamed(page))
-        if not items:  # a page without items stores nothing
-            self._count(self.steering.outcome(page, False))
+        if not items:  # a page without items (a 404) stores nothing, and teaches nothing
+            self._count(self.steering.outcome(page, False, judged=False))
 
     def item_scraped(self, item: Any, response: Response | None = None) -> None:
         self._outcome(response, True)

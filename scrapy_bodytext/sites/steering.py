@@ -76,6 +76,7 @@ class _Pending:
     new_articles: int = 0
     streamed: bool = False  # every link of the page was seen
     article: bool | None = None  # the outcome, once known
+    judged: bool = True  # the page had items to judge (a page without, a 404, teaches nothing)
     shadowed: str = ""  # the page would have been pruned (observe) or was a probe (prune): why
 
 
@@ -199,8 +200,8 @@ class Steering:
         (one new link in ``probe_every`` of a pruned shape)."""
         if role.role == "article":
             return "", False
-        if role.role in ("service", "feed"):
-            return role.role, False
+        if role.role == "feed":
+            return "feed", False
         if role.role == "pagination":
             run = state.lists.get(list_key(url))
             if run is not None and run.barren >= self.paging_pages:
@@ -224,13 +225,15 @@ class Steering:
         record.streamed = True
         return self._finish(page_url, record) if record.article is not None else None
 
-    def outcome(self, page_url: str, article: bool) -> Outcome | None:
+    def outcome(self, page_url: str, article: bool, judged: bool = True) -> Outcome | None:
         """The page's items were stored as an article (True) or not; the first outcome of a page
-        counts. None until every link of the page was given, or for a page not fetched here."""
+        counts. ``judged`` False: the page had no items (a 404, a page the spider yields nothing for),
+        so it tells nothing of its shape or list. None until every link of the page was given, or for
+        a page not fetched here."""
         record = self.pending.get(page_url)
         if record is None or record.article is not None:
             return None
-        record.article = article
+        record.article, record.judged = article, judged
         return self._finish(page_url, record) if record.streamed else None
 
     def _finish(self, page_url: str, record: _Pending) -> Outcome:
@@ -238,6 +241,8 @@ class Steering:
         state = self._site(record.site)
         article = bool(record.article)
         barren = not article and record.new_articles == 0
+        if not record.judged:
+            return Outcome(article, barren, False)
         kind = "a" if article else "n"
         shape = url_shape(page_url)
         dated = dated_shape(shape)
