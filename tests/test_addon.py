@@ -25,7 +25,12 @@ from scrapy_bodytext.plugin.addon import (
 )
 from scrapy_bodytext.plugin.review import RejectedFeed
 from scrapy_bodytext.plugin.settings import DEFAULTS, BodyTextSettingError
-from scrapy_bodytext.plugin.steering import STEERING_ORDER, SteeringSpiderMiddleware
+from scrapy_bodytext.plugin.steering import (
+    STEERING_DOWNLOADER_ORDER,
+    STEERING_ORDER,
+    SteeringDownloaderMiddleware,
+    SteeringSpiderMiddleware,
+)
 
 COMPONENTS = (
     ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware, DOWNLOADER_MIDDLEWARE_ORDER),
@@ -33,6 +38,7 @@ COMPONENTS = (
     ("ITEM_PIPELINES", BodyTextPipeline, PIPELINE_ORDER),
     ("EXTENSIONS", RejectedFeed, EXTENSION_ORDER),
     ("SPIDER_MIDDLEWARES", SteeringSpiderMiddleware, STEERING_ORDER),
+    ("DOWNLOADER_MIDDLEWARES", SteeringDownloaderMiddleware, STEERING_DOWNLOADER_ORDER),
 )
 
 

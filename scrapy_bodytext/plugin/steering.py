@@ -11,12 +11,13 @@ article. Items are never touched. Stats under ``bodytext/steer/``.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
 from scrapy import Request, signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import TextResponse
 
 from ..sites.domains import site_key
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-#: where the add-on places it: after the depth middleware (900) set a request's priority, and next to the
+#: where the add-on places the downloader middleware: early, so a pruned request costs nothing
+STEERING_DOWNLOADER_ORDER = 50
+#: where the add-on places the spider middleware: after the depth middleware (900) set a request's priority, and next to the
 #: engine, so it sees the (empty) output of pages the HTTP error middleware (50) filters, 404s included
 STEERING_ORDER = 45
 #: Request.meta key a spider sets True on a request the steering must leave alone
@@ -70,6 +73,56 @@ def page_anchors(response: Response) -> dict[str, Anchor]:
     return found
 
 
+_of_crawler: weakref.WeakKeyDictionary[Crawler, Steering] = weakref.WeakKeyDictionary()
+
+
+def crawl_steering(crawler: Crawler) -> Steering:
+    """The crawl's one steering, shared by its spider and downloader middlewares (``NotConfigured``
+    when the plugin or ``BODYTEXT_STEER`` is off)."""
+    crawler_settings(crawler)  # NotConfigured when the plugin is off
+    found = _of_crawler.get(crawler)
+    if found is None:
+        try:
+            settings = load_steer_settings(crawler.settings)
+        except BodyTextSettingError as error:
+            stop_crawl(error, crawler)
+        if settings.mode == "off":
+            raise NotConfigured("BODYTEXT_STEER is off")
+        found = _of_crawler[crawler] = Steering(
+            settings.mode,
+            shape_pages=settings.shape_pages,
+            paging_pages=settings.paging_pages,
+            probe_every=settings.probe_every,
+            max_sites=settings.sites,
+            max_links=settings.links,
+        )
+    return found
+
+
+class SteeringDownloaderMiddleware:
+    """Looks again at each steered request when the scheduler hands it to the downloader: a request
+    queued before its shape or list turned barren is dropped then (``prune``; ``IgnoreRequest``) or
+    counted (``observe``)."""
+
+    def __init__(self, crawler: Crawler, steering: Steering):
+        self.crawler = crawler
+        self.steering = steering
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SteeringDownloaderMiddleware:
+        return cls(crawler, crawl_steering(crawler))
+
+    def process_request(self, request: Request) -> None:
+        role = request.meta.get(META_ROLE)
+        if role is None or self.steering.mode not in ("observe", "prune"):
+            return
+        prune = self.steering.recheck(urldefrag(request.url).url, role)
+        if prune:
+            self.crawler.stats.inc_value(f"{PREFIX}pruned/{prune}")
+            if self.steering.mode == "prune":
+                raise IgnoreRequest(f"steering: {prune}")
+
+
 class SteeringSpiderMiddleware:
     def __init__(self, crawler: Crawler, steering: Steering):
         self.crawler = crawler
@@ -82,22 +135,7 @@ class SteeringSpiderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SteeringSpiderMiddleware:
-        crawler_settings(crawler)  # NotConfigured when the plugin is off
-        try:
-            settings = load_steer_settings(crawler.settings)
-        except BodyTextSettingError as error:
-            stop_crawl(error, crawler)
-        if settings.mode == "off":
-            raise NotConfigured("BODYTEXT_STEER is off")
-        steering = Steering(
-            settings.mode,
-            shape_pages=settings.shape_pages,
-            paging_pages=settings.paging_pages,
-            probe_every=settings.probe_every,
-            max_sites=settings.sites,
-            max_links=settings.links,
-        )
-        return cls(crawler, steering)
+        return cls(crawler, crawl_steering(crawler))
 
     @property
     def stats(self) -> Any:
@@ -157,7 +195,7 @@ class SteeringSpiderMiddleware:
         if outcome.article:
             self.stats.inc_value(f"{PREFIX}articles")
         if outcome.barren:
-            self.stats.inc_value(f"{PREFIX}wasted_pages")
+            self.stats.inc_value(f"{PREFIX}wasted_pages", outcome.barren)
         if outcome.pruned_but_article:
             self.stats.inc_value(f"{PREFIX}shadow/pruned_but_article")
 

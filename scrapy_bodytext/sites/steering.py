@@ -68,25 +68,29 @@ class _Site:
     counts: OrderedDict[str, int] = field(default_factory=OrderedDict)  # sa:/sn:/da:/dn: as site memory names them
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Pending:
     site: str
     shape: str
     listed: str  # the list the page is a page of ("" for a page no list's)
-    new_articles: int = 0
+    outstanding: int = 0  # new article links let through, not answered yet
+    credited: int = 0  # new links of the page that turned out articles
     streamed: bool = False  # every link of the page was seen
     article: bool | None = None  # the outcome, once known
     judged: bool = True  # the page had items to judge (a page without, a 404, teaches nothing)
+    resolved: bool = False  # its shape and list were told whether it was barren
     shadowed: str = ""  # the page would have been pruned (observe) or was a probe (prune): why
+    found_by: tuple[_Pending, bool] | None = None  # the page that first linked here; counted as outstanding
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a page's outcome taught: whether it was barren, and whether it was an article that the
-    steering would have pruned (observe) or fetched only as a probe (prune)."""
+    """What a page's outcome taught: whether it was an article, how many pages were found barren
+    (this one, or pages whose last new article link it answered), and whether it was an article that
+    the steering would have pruned (observe) or fetched only as a probe (prune)."""
 
     article: bool
-    barren: bool
+    barren: int
     pruned_but_article: bool
 
 
@@ -125,6 +129,8 @@ class Steering:
         self.seen: OrderedDict[bytes, None] = OrderedDict()
         self.pending: OrderedDict[str, _Pending] = OrderedDict()
         self.shadow: OrderedDict[bytes, str] = OrderedDict()  # links pruned (observe) or probed: why
+        # new links let through -> the page that found them, and whether it awaits them
+        self.found_by: OrderedDict[bytes, tuple[_Pending, bool]] = OrderedDict()
 
     # ------------------------------------------------------------------ state
     def _site(self, site: str) -> _Site:
@@ -153,7 +159,9 @@ class Steering:
         self._see(url)
         listed = list_key(url) if prior_role(url).role in ("pagination", "listing") else ""
         record = _Pending(site, link_shape(url), listed)
-        record.shadowed = self.shadow.pop(_hash(url), "")
+        key = _hash(url)
+        record.shadowed = self.shadow.pop(key, "")
+        record.found_by = self.found_by.pop(key, None)
         self.pending[url] = record
         self.pending.move_to_end(url)
         while len(self.pending) > self.max_links:
@@ -167,14 +175,44 @@ class Steering:
         role = link_role(url, anchor, {name: state.counts.get(name, 0) for name in names})
         new = self._see(url)
         record = self.pending.get(page_url)
-        if new and role.role == "article" and role.probability >= ARTICLE_LINK and record is not None:
-            record.new_articles += 1
         prune, probe = self._prune(state, url, role, new)
+        if new and record is not None and not (prune and self.mode == "prune"):
+            awaited = role.role == "article" and role.probability >= ARTICLE_LINK
+            record.outstanding += awaited
+            self.found_by[_hash(url)] = (record, awaited)
+            while len(self.found_by) > self.max_links:
+                self.found_by.popitem(last=False)
         if prune and new and self.mode == "observe":
             self._remember_shadow(url, prune)
         if probe:
             self._remember_shadow(url, "probe")
         return Decision(url, role, new, self._priority(state, url, role), prune, probe)
+
+    def recheck(self, url: str, role: str = "") -> str:
+        """Why a request found earlier would be pruned now that it is about to be fetched ("" to fetch
+        it): its link's role (``role``: the one it was given when found; an article's is never
+        pruned) and its shape's and list's pages as they are now. In ``prune`` mode a pruned request
+        no longer awaits an answer; in ``observe`` it is remembered, to count it if it is an article."""
+        key = _hash(url)
+        if role == "article" or (self.mode == "observe" and key in self.shadow):  # counted when found
+            return ""
+        state = self._site(site_key(url))
+        names = shape_names(url)
+        found = link_role(url, NO_ANCHOR, {name: state.counts.get(name, 0) for name in names})
+        if found.role == "article":
+            return ""
+        prune, probe = self._prune(state, url, LinkRole(role or found.role, found.probability, ""), True)
+        if probe:
+            self._remember_shadow(url, "probe")
+        elif prune and self.mode == "observe":
+            self._remember_shadow(url, prune)
+        elif prune:
+            entry = self.found_by.pop(key, None)
+            if entry is not None:
+                finder, awaited = entry
+                finder.outstanding -= awaited
+                self._resolve(finder)
+        return prune
 
     def links(self, page_url: str, found: Iterable[tuple[str, Anchor]]) -> list[Decision]:
         """``link`` for each of a page's links, then the page's links are all seen."""
@@ -237,28 +275,54 @@ class Steering:
         return self._finish(page_url, record) if record.streamed else None
 
     def _finish(self, page_url: str, record: _Pending) -> Outcome:
+        """The page's outcome is known and its links were all seen: its counts, and whether it (or
+        the page that found it) was barren."""
         del self.pending[page_url]
-        state = self._site(record.site)
         article = bool(record.article)
-        barren = not article and record.new_articles == 0
-        if not record.judged:
-            return Outcome(article, barren, False)
-        kind = "a" if article else "n"
-        shape = url_shape(page_url)
-        dated = dated_shape(shape)
-        for name in (f"s{kind}:{shape}", *((f"d{kind}:{dated}",) if dated else ())):
-            state.counts[name] = state.counts.get(name, 0) + 1
-            state.counts.move_to_end(name)
-        while len(state.counts) > MAX_COUNTS:
-            state.counts.popitem(last=False)
+        barren = 0
+        if record.judged:
+            state = self._site(record.site)
+            kind = "a" if article else "n"
+            shape = url_shape(page_url)
+            dated = dated_shape(shape)
+            for name in (f"s{kind}:{shape}", *((f"d{kind}:{dated}",) if dated else ())):
+                state.counts[name] = state.counts.get(name, 0) + 1
+                state.counts.move_to_end(name)
+            while len(state.counts) > MAX_COUNTS:
+                state.counts.popitem(last=False)
+            barren += self._resolve(record)
+        if record.found_by is not None:
+            finder, awaited = record.found_by
+            finder.outstanding -= awaited
+            if article:
+                finder.credited += 1
+                if finder.resolved:  # a late article: its shape and list yield after all
+                    self._tell(finder, False)
+            barren += self._resolve(finder)
+        return Outcome(article, barren, article and bool(record.shadowed))
+
+    def _resolve(self, record: _Pending) -> int:
+        """Tells the page's shape and list whether it was barren once its outcome is known and its
+        new article links were all answered; 1 when it was barren."""
+        if record.resolved or record.article is None or not record.streamed or record.outstanding > 0:
+            return 0
+        record.resolved = True
+        if not record.judged:  # a 404: wasted, and no evidence of its shape or list
+            return 1
+        barren = not record.article and record.credited == 0
+        self._tell(record, barren, count=True)
+        return int(barren)
+
+    def _tell(self, record: _Pending, barren: bool, count: bool = False) -> None:
+        state = self._site(record.site)
         for table, key, bound in ((state.shapes, record.shape, MAX_SHAPES), (state.lists, record.listed, MAX_LISTS)):
             if not key:
                 continue
             run = _bump(table, key, bound)
-            run.pages += 1
-            run.articles += article
+            if count:
+                run.pages += 1
+                run.articles += bool(record.article)
             run.barren = run.barren + 1 if barren else 0
-        return Outcome(article, barren, article and bool(record.shadowed))
 
     def __len__(self) -> int:
         return len(self.sites)
