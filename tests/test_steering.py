@@ -48,6 +48,34 @@ def test_paging_stops_after_pages_without_new_article_links():
     assert steering.link(SITE + "/", SITE + "/tag/y/page/2/").prune == ""  # another list
 
 
+def test_a_request_queued_before_its_shape_turned_barren_is_pruned_when_fetched():
+    steering = Steering("prune", shape_pages=2, probe_every=100)
+    tags = [f"/topics/t{number}/" for number in range(6)]
+    decisions, _ = visit(steering, "/", tags, False)  # every tag page queued at once
+    assert not any(decision.prune for decision in decisions)
+    for path in tags[:2]:
+        assert steering.recheck(SITE + path, "listing") == ""
+        visit(steering, path, [], False)
+    assert [steering.recheck(SITE + path, "listing") for path in tags[2:]] == ["shape"] * 4
+    assert steering.recheck(SITE + "/topics/t9/", "article") == ""  # an article link, never
+
+
+def test_a_page_is_barren_only_once_its_new_links_were_answered():
+    steering = Steering()
+    visit(steering, "/tag/x/", ["/2024/05/03/a-long-post-title/"], False)
+    assert "/tag/{term}/" not in steering.sites["example.org"].shapes  # not answered yet
+    _, outcome = visit(steering, "/2024/05/03/a-long-post-title/", [], True)
+    run = steering.sites["example.org"].shapes["/tag/{term}/"]
+    assert run.pages == 1 and run.barren == 0 and outcome.barren == 0  # it found an article
+    steering.fetched(SITE + "/tag/y/")
+    steering.links(SITE + "/tag/y/", [(SITE + "/2024/05/04/another-long-title/", Anchor())])
+    steering.outcome(SITE + "/tag/y/", False)
+    steering.fetched(SITE + "/2024/05/04/another-long-title/")  # a 404: no items, teaches nothing
+    steering.streamed(SITE + "/2024/05/04/another-long-title/")
+    outcome = steering.outcome(SITE + "/2024/05/04/another-long-title/", False, judged=False)
+    assert outcome.barren == 2 and run.barren == 1  # the 404, and the tag page that found only it
+
+
 def test_observe_records_what_it_would_prune_and_counts_articles_among_them():
     steering = Steering("observe", shape_pages=1)
     visit(steering, "/topics/t0/", [], False)

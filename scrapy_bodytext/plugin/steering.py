@@ -1,12 +1,14 @@
-"""Spider middleware: steers the crawl by what its sites' pages turned out to be (docs/steering.md).
+"""Spider and downloader middlewares: steer the crawl by what its sites' pages turned out to be
+(docs/steering.md).
 
 ``BODYTEXT_STEER`` (default ``prioritize``): each request a spider yields to a page of the same site as
-its response gets a role (``sites.links``) and, in ``prioritize`` and ``prune``, a higher
-``Request.priority`` for links that lead to articles soonest; ``prune`` also drops the requests that
-the site's pages say lead nowhere (``sites.steering``); ``observe`` changes no request and counts what
-``prune`` would drop. A page's outcome is read from Scrapy's own signals: its item stored
-(``item_scraped``) is an article, dropped (``item_dropped``) is not, except a duplicate of a stored
-article. Items are never touched. Stats under ``bodytext/steer/``.
+its response gets a role (``sites.links``, also set as ``Request.meta["bodytext_link_role"]``) and, in
+``prioritize`` and ``prune``, a higher ``Request.priority`` for links that lead to articles soonest;
+``prune`` also drops the requests that the site's pages say lead nowhere (``sites.steering``), when
+they are yielded and again, in the downloader middleware, when the scheduler hands them over;
+``observe`` changes no request and counts what ``prune`` would drop. A page's outcome is read from
+Scrapy's own signals: its item stored (``item_scraped``) is an article, dropped (``item_dropped``) is
+not, except a duplicate of a stored article. Items are never touched. Stats under ``bodytext/steer/``.
 """
 
 from __future__ import annotations

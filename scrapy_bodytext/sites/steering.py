@@ -1,18 +1,21 @@
 """Steering a crawl: which links to fetch first and which not at all, from what each site's pages
-turned out to be (no Scrapy: ``plugin/steering.py`` is the spider middleware that asks).
+turned out to be (no Scrapy: ``plugin/steering.py`` holds the middlewares that ask).
 
-For every fetched page, ``Steering.page`` gives each of its same-site links a role (``links``), a
-priority bonus and, where the site's pages say the link leads nowhere, a reason to prune it; the
+For every fetched page (``Steering.fetched``), ``Steering.link`` gives each of its same-site links a
+role (``links``), a priority bonus and, where the site's pages say the link leads nowhere, a reason to
+prune it; ``Steering.recheck`` looks again when the link's request is about to be fetched; the
 page's outcome (``Steering.outcome``: an article stored, or not) teaches its site. A page is
-**barren** when it is no article and none of its links was a new article link. Pruning is by two
-rules: a URL shape (``links.link_shape``) whose last ``shape_pages`` pages were barren and which never
-held an article, except every ``probe_every``-th link of it (a probe: the shape resumes when a probe
-finds an article or a new article link); and the pagination of a list (``links.list_key``) whose last
-``paging_pages`` pages added no new article link. A link whose role is article is never pruned.
+**barren** when it is no article and none of the new links it was the first to find turned out an
+article, once every new article link of it was answered (a page without items, a 404, is wasted and
+teaches nothing). Pruning is by two rules: a URL shape (``links.link_shape``) whose last
+``shape_pages`` pages were barren and which never held an article, except one new link in
+``probe_every`` (a probe: the shape resumes when a probe is an article or finds one); and the
+pagination of a list (``links.list_key``) whose last ``paging_pages`` pages were barren. A link whose
+role is article is never pruned.
 
 Memory is bounded per site (``MAX_SHAPES`` shapes, ``MAX_LISTS`` lists, ``MAX_COUNTS`` counters) and
 in total (``max_sites`` sites, the least recently fetched forgotten first; ``max_links`` links
-remembered as seen; ``max_links`` pages awaiting their outcome).
+remembered as seen, as found by a page, and pages awaiting their outcome).
 """
 
 from __future__ import annotations
@@ -279,7 +282,7 @@ class Steering:
         the page that found it) was barren."""
         del self.pending[page_url]
         article = bool(record.article)
-        barren = 0
+        barren = 0 if record.judged else self._resolve(record)  # a page without items: wasted
         if record.judged:
             state = self._site(record.site)
             kind = "a" if article else "n"
