@@ -51,6 +51,8 @@ from site_crawl import (  # noqa: E402
     crawl_settings,
     finish_crawl,
     read_sites,
+    run_crawl_process,
+    start_crawl,
     start_rows,
     url_target,
 )
@@ -99,35 +101,6 @@ class SteerCrawlSpider(SiteCrawlSpider):
         record = json.loads(self.visits_file.read_text(encoding="utf-8"))
         record["order"] = self.order
         self.visits_file.write_text(json.dumps(record), encoding="utf-8")
-
-
-def run_crawl_process(spec_path: str) -> None:
-    from scrapy.crawler import CrawlerProcess
-
-    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    process = CrawlerProcess(spec["settings"])
-    crawler = process.create_crawler(SteerCrawlSpider)
-    process.crawl(crawler, spec=spec_path)
-    process.start()
-    Path(spec["stats_file"]).write_text(json.dumps(crawler.stats.get_stats(), default=str), encoding="utf-8")
-
-
-def start_crawl(folder: Path, site: LocalSite, rows: list[dict], settings: dict[str, Any]):
-    import subprocess
-
-    folder.mkdir(parents=True, exist_ok=True)
-    spec = {
-        "base_url": site.base_url,
-        "pages": [[row["id"], url_target(row["url"])] for row in rows],
-        "start": [url_target(row["url"]) for row in start_rows(rows)],
-        "follow": True,
-        "visits_file": str(folder / "visits.json"),
-        "stats_file": str(folder / "stats.json"),
-        "settings": settings,
-    }
-    (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    command = [sys.executable, str(Path(__file__).resolve()), "--crawl", str(folder / "spec.json")]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 # --- the link graph and the greedy bound ---------------------------------------------------------
@@ -196,7 +169,9 @@ def crawl_site(mode: str, name: str, rows: list[dict], folder: Path, options: ar
     settings = crawl_settings(folder / f"{mode}-{name}", options.concurrency, "0", {"BODYTEXT_STEER": mode})
     with LocalSite(options.corpus, rows) as site:
         started = time.perf_counter()
-        process = start_crawl(folder / f"{mode}-{name}", site, rows, settings)
+        process = start_crawl(
+            folder / f"{mode}-{name}", site, rows, start_rows(rows), True, settings, script=Path(__file__).resolve()
+        )
         crawl = finish_crawl(folder / f"{mode}-{name}", process)
         seconds = time.perf_counter() - started
     by_id = {row["id"]: row for row in rows}
@@ -434,6 +409,6 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--crawl":
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-        run_crawl_process(sys.argv[2])
+        run_crawl_process(sys.argv[2], SteerCrawlSpider)
     else:
         sys.exit(main())
