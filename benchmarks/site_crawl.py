@@ -327,13 +327,13 @@ class SiteCrawlSpider(CrawlSpider):
         self.visits_file.write_text(json.dumps(record), encoding="utf-8")
 
 
-def run_crawl_process(spec_path: str) -> None:
+def run_crawl_process(spec_path: str, spider: type = SiteCrawlSpider) -> None:
     """The crawl's process: one CrawlerProcess, its stats written to a file after."""
     from scrapy.crawler import CrawlerProcess
 
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     process = CrawlerProcess(spec["settings"])
-    crawler = process.create_crawler(SiteCrawlSpider)
+    crawler = process.create_crawler(spider)
     process.crawl(crawler, spec=spec_path)
     process.start()
     Path(spec["stats_file"]).write_text(json.dumps(crawler.stats.get_stats(), default=str), encoding="utf-8")
@@ -380,8 +380,10 @@ def start_crawl(
     follow: bool,
     settings: dict[str, Any],
     items: int = 1,
+    script: Path | None = None,
 ) -> subprocess.Popen:
-    """One crawl process over ``rows`` of a served site, starting at ``start``; ``items`` per page."""
+    """One crawl process over ``rows`` of a served site, starting at ``start``; ``items`` per page;
+    ``script``: the benchmark whose ``--crawl`` runs it (this one by default)."""
     folder.mkdir(parents=True, exist_ok=True)
     spec = {
         "base_url": site.base_url,
@@ -394,7 +396,7 @@ def start_crawl(
         "settings": settings,
     }
     (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-    command = [sys.executable, str(Path(__file__).resolve()), "--crawl", str(folder / "spec.json")]
+    command = [sys.executable, str(script or Path(__file__).resolve()), "--crawl", str(folder / "spec.json")]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

@@ -25,12 +25,20 @@ from scrapy_bodytext.plugin.addon import (
 )
 from scrapy_bodytext.plugin.review import RejectedFeed
 from scrapy_bodytext.plugin.settings import DEFAULTS, BodyTextSettingError
+from scrapy_bodytext.plugin.steering import (
+    STEERING_DOWNLOADER_ORDER,
+    STEERING_ORDER,
+    SteeringDownloaderMiddleware,
+    SteeringSpiderMiddleware,
+)
 
 COMPONENTS = (
     ("DOWNLOADER_MIDDLEWARES", BodyTextDownloaderMiddleware, DOWNLOADER_MIDDLEWARE_ORDER),
     ("SPIDER_MIDDLEWARES", BodyTextSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER),
     ("ITEM_PIPELINES", BodyTextPipeline, PIPELINE_ORDER),
     ("EXTENSIONS", RejectedFeed, EXTENSION_ORDER),
+    ("SPIDER_MIDDLEWARES", SteeringSpiderMiddleware, STEERING_ORDER),
+    ("DOWNLOADER_MIDDLEWARES", SteeringDownloaderMiddleware, STEERING_DOWNLOADER_ORDER),
 )
 
 
@@ -76,7 +84,10 @@ def test_components_the_user_already_placed_keep_their_order():
     ).settings
     pipelines = settings.getdict("ITEM_PIPELINES")
     assert pipelines == {"scrapy_bodytext.plugin.pipelines.BodyTextPipeline": 800}
-    assert settings.getdict("SPIDER_MIDDLEWARES") == {"scrapy_bodytext.BodyTextSpiderMiddleware": 60}
+    assert settings.getdict("SPIDER_MIDDLEWARES") == {
+        "scrapy_bodytext.BodyTextSpiderMiddleware": 60,
+        SteeringSpiderMiddleware: STEERING_ORDER,
+    }
     assert settings.getdict("DOWNLOADER_MIDDLEWARES")[BodyTextDownloaderMiddleware] == DOWNLOADER_MIDDLEWARE_ORDER
 
 

@@ -17,6 +17,7 @@ from .review import RejectedFeed
 from .settings import DEFAULTS
 from .spidermiddlewares import BodyTextSpiderMiddleware
 from .startup import validate
+from .steering import STEERING_DOWNLOADER_ORDER, STEERING_ORDER, SteeringDownloaderMiddleware, SteeringSpiderMiddleware
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -45,6 +46,10 @@ class Addon:
         )
         settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", BodyTextSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER
+        )
+        settings.setdefault_in_component_priority_dict("SPIDER_MIDDLEWARES", SteeringSpiderMiddleware, STEERING_ORDER)
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", SteeringDownloaderMiddleware, STEERING_DOWNLOADER_ORDER
         )
         settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", BodyTextPipeline, PIPELINE_ORDER)
         settings.setdefault_in_component_priority_dict("EXTENSIONS", RejectedFeed, EXTENSION_ORDER)

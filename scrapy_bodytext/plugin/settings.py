@@ -602,3 +602,40 @@ def _feeds(value: Any) -> tuple[tuple[str, dict[str, Any]], ...]:
             raise ValueError(f"entry {uri!r}: no format: give it as {{'format': 'jsonlines'}} or in the file extension")
         feeds.append((uri, options))
     return tuple(feeds)
+
+
+# --- steering (docs/steering.md): read by plugin/steering.py ----------------------------------------
+#: what the steering spider middleware does with the links of each page (BODYTEXT_STEER)
+STEER_MODES = ("off", "observe", "prioritize", "prune")
+STEER_DEFAULTS: dict[str, Any] = {
+    "BODYTEXT_STEER": "prioritize",
+    "BODYTEXT_STEER_SHAPE_PAGES": 8,
+    "BODYTEXT_STEER_PAGING_PAGES": 3,
+    "BODYTEXT_STEER_PROBE_EVERY": 20,
+    "BODYTEXT_STEER_SITES": 1000,
+    "BODYTEXT_STEER_LINKS": 200_000,
+}
+DEFAULTS.update(STEER_DEFAULTS)
+
+
+@dataclass(frozen=True)
+class SteerSettings:
+    mode: str  # off, observe, prioritize or prune
+    shape_pages: int  # barren pages in a row after which a URL shape is pruned
+    paging_pages: int  # pages in a row without a new article link after which a list's paging stops
+    probe_every: int  # one link in this many of a pruned shape is fetched all the same
+    sites: int  # sites remembered
+    links: int  # links remembered as seen (and pages awaiting their outcome)
+
+
+def load_steer_settings(settings: Mapping[str, Any]) -> SteerSettings:
+    """Validate the ``BODYTEXT_STEER*`` values of Scrapy ``settings``."""
+    reader = _Reader(settings)
+    return SteerSettings(
+        mode=reader.get("BODYTEXT_STEER", _choice(STEER_MODES)),
+        shape_pages=reader.get("BODYTEXT_STEER_SHAPE_PAGES", _integer(1)),
+        paging_pages=reader.get("BODYTEXT_STEER_PAGING_PAGES", _integer(1)),
+        probe_every=reader.get("BODYTEXT_STEER_PROBE_EVERY", _integer(1)),
+        sites=reader.get("BODYTEXT_STEER_SITES", _integer(1)),
+        links=reader.get("BODYTEXT_STEER_LINKS", _integer(1)),
+    )
