@@ -315,12 +315,13 @@ def test_a_restarted_crawl_judges_its_first_page_with_what_redis_kept(server, tm
 
 
 def test_every_stat_is_documented_and_the_code_counts_no_other():
-    code = (Path(__file__).resolve().parent.parent / "scrapy_bodytext" / "plugin" / "sites.py").read_text()
-    counted = set(re.findall(r'_count\("(\w+)"', code)) | set(re.findall(r'"bodytext/sites/(\w+)"', code))
-    counted |= set(re.findall(r'"(released_\w+)"', code))
+    package = Path(__file__).resolve().parent.parent / "scrapy_bodytext"
+    code = (package / "plugin" / "sites.py").read_text() + (package / "sites" / "waiting.py").read_text()
+    counted = set(re.findall(r'(?:count|_value)\("(\w+)"', code))
+    counted |= set(re.findall(r'"(released_\w+)"', code)) | set(re.findall(r'"(settled_\w+)"', code))
     counted |= {"overturned_to_article", "overturned_to_non_article"}  # counted as one or the other
     assert counted <= set(STAT_NAMES), counted - set(STAT_NAMES)
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "plugin.md").read_text()
+    docs = (package.parent / "docs" / "plugin.md").read_text()
     for name in STAT_NAMES:
         assert f"`bodytext/sites/{name}`" in docs or f"`.../{name}`" in docs, name
 

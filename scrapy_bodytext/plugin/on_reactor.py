@@ -8,7 +8,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from twisted.internet import reactor
 from twisted.python import threadable
 
 
@@ -21,6 +20,10 @@ def on_reactor(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> No
     ):
         function(*args, **kwargs)
     else:
+        # imported here, not with the module: the first import of the reactor installs one, and the
+        # crawl installs its own (asyncio) after the plugin is loaded
+        from twisted.internet import reactor
+
         reactor.callFromThread(function, *args, **kwargs)
 
 
