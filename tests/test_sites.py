@@ -57,6 +57,9 @@ def result(probability: float, template: str = "post", links: tuple[str, ...] = 
         ("https://a.example/2021/03/07/a-long-post-title/", "/{year}/{month}/{day}/{slug}/"),
         ("https://a.example/2021/03/", "/{year}/{month}/"),
         ("https://a.example/page/12/", "/page/{num}/"),
+        ("https://a.example/blog/hello.world/", "/blog/{slug}/"),  # a dotted slug's folder: a slug
+        ("https://a.example/blog/release-2.1/", "/blog/{slug}/"),
+        ("https://a.example/notes/readme.html", "/notes/readme.html"),  # a file keeps its extension
         ("https://a.example/blog/page3/", "/blog/page{num}/"),
         ("https://a.example/post/5f3a9b2c11d0/", "/post/{id}/"),
         ("https://a.example/notes/2021-03-07/", "/notes/{date}/"),
