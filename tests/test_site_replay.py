@@ -47,7 +47,7 @@ def crawled(pages, order, **settings) -> list:
     async def run():
         check = SiteCheck(load_settings(crawler.settings), crawler, lambda *line: None)
         check.open()
-        assert check.room is not None and check.room.capacity == 16
+        assert check.room is not None and check.room.capacity == crawler.settings.getint("BODYTEXT_SITE_WAIT_PAGES", 16)
         items = [
             asyncio.ensure_future(check.decide(Page(pages[i].url, None, None, None), pages[i].result)) for i in order
         ]

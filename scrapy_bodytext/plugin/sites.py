@@ -78,8 +78,7 @@ class SiteCheck:
         self._ticker: Any = None
         self._looking = False  # a look at the waiting pages is queued or running
         self._waits = False  # pages may wait: waiting is on and a running engine can release them
-        self._engine_unreadable = False  # said once: an engine that cannot be read
-        self._said_signals = False  # said once: page signals that could not be read
+        self._said: set[str] = set()  # the kinds of failure said once (an unreadable engine, page signals)
         self._work = SerialWork("bodytext-sites", threaded=False)  # where the memory is asked
         self.guard: Any = None  # the Redis memory's outage guard
 
@@ -271,17 +270,18 @@ class SiteCheck:
         """A page whose page-level signals could not be read (a bug in the extraction: the page is
         judged without them) is counted in ``errors``; the first is one WARNING line."""
         failure = result.debug.get("signals_failed")
-        if not failure:
-            return
-        self._count("errors")
-        if not self._said_signals:
-            self._said_signals = True
-            self._log_here(
-                logging.WARNING,
-                "Site memory judges pages without their signals, reading them failed (%s): %s",
-                failure,
-                url,
+        if failure:
+            self._error_once(
+                "signals", "Site memory judges pages without their signals, reading them failed (%s): %s", failure, url
             )
+
+    def _error_once(self, what: str, message: str, *args: Any) -> None:
+        """A failure the memory works around: counted in ``errors`` each time, one WARNING line per
+        kind (``what``) in the crawl."""
+        self._count("errors")
+        if what not in self._said:
+            self._said.add(what)
+            self._log_here(logging.WARNING, message, *args)
 
     def _finish(self, decided: list[Decided]) -> None:
         """Hands each decided page its final result and keeps its evidence for the pipeline."""
@@ -323,14 +323,9 @@ class SiteCheck:
             closing, stalled = self._engine_closing(), self._stalled()
         except Exception as exc:  # noqa: BLE001 - an engine that cannot be read is one that closes
             closing, stalled = True, False
-            self._count("errors")
-            if not self._engine_unreadable:
-                self._engine_unreadable = True
-                self._log(
-                    logging.WARNING,
-                    "Site memory cannot read the crawl's engine, waiting pages are decided now: %r",
-                    exc,
-                )
+            self._error_once(
+                "engine", "Site memory cannot read the crawl's engine, waiting pages are decided now: %r", exc
+            )
         self._looking = True
         try:
             looked = self._work.submit(self._look_safely, closing, stalled, time.monotonic())
