@@ -4,6 +4,7 @@ restarts, furniture lines, and the front doors (extract(), the command line) usi
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pickle
@@ -38,9 +39,13 @@ POST_TEXT = (
 )
 
 
+#: numbers each page's text apart: pages sharing one text would make it their site's furniture
+PAGE_NUMBERS = itertools.count()
+
+
 def result(probability: float, template: str = "post", links: tuple[str, ...] = (), text: str = "") -> ExtractionResult:
     return ExtractionResult(
-        text or POST_TEXT,
+        text or f"{POST_TEXT} (page {next(PAGE_NUMBERS)})",
         probability,
         probability >= 0.5,
         "bodytext",

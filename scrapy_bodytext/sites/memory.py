@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
@@ -18,6 +19,8 @@ from .verdict import SiteVerdict, Weights, features, load_weights
 
 #: sites remembered by default
 DEFAULT_MAX_SITES = 10_000
+#: why a page is capped whose text, without the site's furniture lines, is no article's
+ONLY_FURNITURE = "only the site's furniture"
 
 
 class LocalStore:
@@ -84,7 +87,8 @@ class SiteMemory:
         The site's evidence never raises a page that has no article text of its own (``no_article_text``)
         or whose body did not arrive whole (``complete=False``): a broken page of an article's URL
         shape is still a broken page. Such a page may be lowered, is settled at once, and teaches
-        nothing."""
+        nothing. A page whose text is all the site's furniture lines (what the memory strips from its
+        articles) is capped the same way and is never an article."""
         keys = PageKeys.of(url, result)
         page_probability = result.article_probability
         if not keys.site or result.reason is not Reason.OK:
@@ -92,6 +96,8 @@ class SiteMemory:
         capped = "" if complete else "incomplete body"
         if not capped and no_article_text(result.text):
             capped = "no article text"
+        if not capped and result.output_format == "text" and no_article_text(self.strip_boilerplate(url, result.text)):
+            capped = ONLY_FURNITURE
         links = site_links(keys, result.links)
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
@@ -101,6 +107,8 @@ class SiteMemory:
         settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
         if capped:
             probability, settled = min(probability, page_probability), True
+        if capped == ONLY_FURNITURE:  # the memory knows the whole text is the site's: never an article
+            probability = min(probability, math.nextafter(threshold, 0.0))
         why = (
             f"{capped}: never raised by its site"
             if capped
@@ -123,16 +131,19 @@ class SiteMemory:
         """What a page's verdict teaches its site: True (a confident article), False (a confident
         non-article) or None (nothing). Guards against a site's confident mistakes: a page whose
         selection links densely to many pages of its own site (a list of posts) never teaches that
-        it is an article, and a non-article teaches only when its site's evidence agrees; the rest is
-        left to the counts being read as shares of the site's articles, where early mistakes stay a
-        minority that later posts outweigh (a guard that refuses pages the site's evidence overturns
-        locks a site into its first mistakes, and out of a second kind of post that comes late).
+        it is an article, a confident article that an established site (``min_evidence`` confident
+        articles) overturns teaches nothing, and a non-article teaches only when its site's evidence
+        agrees; the rest is left to the counts being read as shares of the site's articles, where early
+        mistakes stay a minority that later posts outweigh (refusing what a young site overturns would
+        lock it into its first mistakes, and out of a second kind of post that comes late).
         Read from the verdict's typed fields, never from its display ``evidence``; the threshold a
         caller decides with plays no part."""
         weights = self.weights
         if result.reason is not Reason.OK or verdict.capped or verdict.counts is None:
             return None
         if verdict.page_probability >= weights.confident:
+            if verdict.counts.site[0] >= weights.min_evidence and verdict.probability < weights.agreement:
+                return None  # an established site overturns it: the page judge's error, not evidence
             links = verdict.site_links
             listing = links >= weights.teaching_links and links * 1000 >= weights.teaching_density * len(result.text)
             return None if listing else True
