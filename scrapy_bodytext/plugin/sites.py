@@ -66,8 +66,8 @@ class SiteCheck:
         self.settings = settings
         self.crawler = crawler
         self._log = log  # the pipeline's: its per-page lines share one logger
-        self.memory: Any = None
         self.room: WaitingRoom | None = None
+        self._memory: Any = None
         self.counts = ReactorCounts(crawler.stats, "bodytext/sites", log)
         self._decisions: WeakKeyDictionary[Page, Future] = WeakKeyDictionary()  # shared by a page's items
         self._evidence: WeakKeyDictionary[Page, dict] = WeakKeyDictionary()  # the verdict's site_evidence
@@ -81,6 +81,17 @@ class SiteCheck:
         self._said: set[str] = set()  # the kinds of failure said once (an unreadable engine, page signals)
         self._work = SerialWork("bodytext-sites", threaded=False)  # where the memory is asked
         self.guard: Any = None  # the Redis memory's outage guard
+
+    @property
+    def memory(self) -> Any:
+        """The crawl's site memory (None: off, or it could not be built); its waiting room asks it."""
+        return self._memory
+
+    @memory.setter
+    def memory(self, memory: Any) -> None:
+        self._memory = memory
+        if self.room is not None:
+            self.room.memory = memory
 
     @property
     def stats(self) -> Any:
