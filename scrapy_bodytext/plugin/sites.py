@@ -78,6 +78,7 @@ class SiteCheck:
         self._ticker: Any = None
         self._looking = False  # a look at the waiting pages is queued or running
         self._waits = False  # pages may wait: waiting is on and a running engine can release them
+        self._closed = False  # closing or closed: a page asked now keeps its own verdict
         self._said: set[str] = set()  # the kinds of failure said once (an unreadable engine, page signals)
         self._work = SerialWork("bodytext-sites", threaded=False)  # where the memory is asked
         self.guard: Any = None  # the Redis memory's outage guard
@@ -169,6 +170,7 @@ class SiteCheck:
         records the memory's size; the memory's thread ends after its last call."""
         if self._ticker is not None and self._ticker.running:
             self._ticker.stop()
+        self._closed = True
         try:
             await wait_for(self._work.submit(self._closing))
         except Exception as exc:  # noqa: BLE001 - the thread took no more work: decide what is left here
@@ -242,6 +244,8 @@ class SiteCheck:
         if self.memory is None or result.reason is not Reason.OK:
             return result
         decided = self._decisions.get(page)
+        if decided is None and self._closed:  # the memory's thread is gone: never ask it here instead
+            return with_own_verdict(result, page.url, "the site memory is closed")
         if decided is None:
             decided = self._decisions[page] = Future()
             try:
