@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from . import extractors
-from .config import ExtractConfig
+from .config import DEFAULT_THRESHOLD, ExtractConfig
 from .metadata import PageMetadata, read_declared, read_metadata, result_values
 from .output.formats import shows_text, write_selection
 from .page.claims import read_claims
@@ -28,7 +28,7 @@ class SiteMemoryLike(Protocol):
     """What ``extract(..., memory=...)`` calls: ``scrapy_bodytext.sites.SiteMemory`` (or its Redis
     form) decides a page with its site's evidence and takes out the site's furniture lines."""
 
-    def decide(self, url: str, result: ExtractionResult) -> Any: ...
+    def decide(self, url: str, result: ExtractionResult, *, complete: bool = True, threshold: float = ...) -> Any: ...
 
     def strip_boilerplate(self, url: str, text: str) -> str: ...
 
@@ -90,35 +90,51 @@ def extract(
     if captions is not None and captions != config.captions:
         config = config.replace(captions=captions)
     result = extract_with_config(body, config, url=url, encoding=encoding, content_type=content_type)
-    return with_site_memory(result, memory, url) if memory is not None and url else result
+    return with_site_memory(result, memory, url, config.threshold) if memory is not None and url else result
 
 
-def with_site_memory(result: ExtractionResult, memory: SiteMemoryLike, url: str) -> ExtractionResult:
-    """``result`` decided with its site's evidence (the page is learned too) and, when it stays an
-    article written as plain text, without the site's furniture lines."""
-    return apply_site_verdict(result, memory.decide(url, result), memory, url)
+def with_site_memory(
+    result: ExtractionResult, memory: SiteMemoryLike, url: str, threshold: float | None = None
+) -> ExtractionResult:
+    """``result`` decided with its site's evidence (the page is learned too) at ``threshold`` (None:
+    the default threshold) and, when it stays an article written as plain text, without the site's
+    furniture lines."""
+    threshold = DEFAULT_THRESHOLD if threshold is None else threshold
+    return apply_site_verdict(result, memory.decide(url, result, threshold=threshold), memory, url)
+
+
+#: probabilities closer than this are the same (the site's combination may round the page's own)
+SAME_PROBABILITY = 1e-9
 
 
 def apply_site_verdict(result: ExtractionResult, verdict: Any, memory: SiteMemoryLike, url: str) -> ExtractionResult:
-    """``result`` as its site's ``verdict`` has it: probability, verdict, type, and an article's plain
-    text without the site's furniture lines (the crawl's pipeline applies verdicts it waited for)."""
+    """``result`` as its site's ``verdict`` has it, the one rule for ``extract(..., memory=...)`` and the
+    crawl: probability, verdict, type, and an article's plain text without the site's furniture lines
+    (a page the site may not raise, ``verdict.capped``, keeps its text whole); where the site changes
+    neither the verdict nor the probability, the page keeps its own figures to the last digit.
+    ``debug["site_evidence"]`` says what was weighed, with ``decided_by``: "site" when the site's
+    evidence changed the page's probability or verdict, else "page"."""
     if result.reason is not Reason.OK:
         return result
     is_article = bool(verdict.is_article)
+    probability = float(verdict.probability)
+    same = is_article == result.is_article and abs(probability - result.article_probability) < SAME_PROBABILITY
+    evidence = {**verdict.evidence, "decided_by": "page" if same else "site"}
+    evidence.setdefault("why", "the page's own verdict")
+    text = result.text
+    if is_article and result.output_format == "text" and not getattr(verdict, "capped", ""):
+        text = memory.strip_boilerplate(url, text)
+    if same:
+        return replace(result, text=text, debug={**result.debug, "site_evidence": evidence})
     page_type = result.page_type
     if is_article != result.is_article:
         page_type = "article" if is_article else ("other" if page_type == "article" else page_type)
-    probability = float(verdict.probability)
     if page_type == "article" or result.page_type == "article":
         type_probability = probability if page_type == "article" else 1.0 - probability
     else:  # the same type among the others: its share of what is not the article's, rescaled
         rest = 1.0 - result.article_probability
         share = result.page_type_probability / rest if rest > 0 else 1.0
         type_probability = min(1.0, share * (1.0 - probability))
-    text = result.text
-    if is_article and result.output_format == "text":
-        text = memory.strip_boilerplate(url, text)
-    debug = {**result.debug, "site_evidence": verdict.evidence}
     return replace(
         result,
         text=text,
@@ -126,7 +142,7 @@ def apply_site_verdict(result: ExtractionResult, verdict: Any, memory: SiteMemor
         is_article=is_article,
         page_type=page_type,
         page_type_probability=type_probability,
-        debug=debug,
+        debug={**result.debug, "site_evidence": evidence},
     )
 
 

@@ -22,9 +22,14 @@ from scrapy_bodytext.sites.verdict import FEATURES, SIGNAL_ARTICLES, SIGNS, load
 POST_TEXT = "A paragraph of the post, long enough to be an article's text: it says what happened and where. " * 3
 
 
+#: numbers each page's text apart: pages sharing one text would make it their site's furniture
+PAGE_NUMBERS = itertools.count()
+
+
 def result(probability: float, template: str = "post", signals: tuple[str, ...] = ()) -> ExtractionResult:
+    text = f"{POST_TEXT}(page {next(PAGE_NUMBERS)})"
     return ExtractionResult(
-        POST_TEXT, probability, probability >= 0.5, "bodytext", template=template, signals=tuple(signals)
+        text, probability, probability >= 0.5, "bodytext", template=template, signals=tuple(signals)
     )
 
 

@@ -4,6 +4,7 @@ restarts, furniture lines, and the front doors (extract(), the command line) usi
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pickle
@@ -38,9 +39,13 @@ POST_TEXT = (
 )
 
 
+#: numbers each page's text apart: pages sharing one text would make it their site's furniture
+PAGE_NUMBERS = itertools.count()
+
+
 def result(probability: float, template: str = "post", links: tuple[str, ...] = (), text: str = "") -> ExtractionResult:
     return ExtractionResult(
-        text or POST_TEXT,
+        text or f"{POST_TEXT} (page {next(PAGE_NUMBERS)})",
         probability,
         probability >= 0.5,
         "bodytext",
@@ -57,6 +62,9 @@ def result(probability: float, template: str = "post", links: tuple[str, ...] = 
         ("https://a.example/2021/03/07/a-long-post-title/", "/{year}/{month}/{day}/{slug}/"),
         ("https://a.example/2021/03/", "/{year}/{month}/"),
         ("https://a.example/page/12/", "/page/{num}/"),
+        ("https://a.example/blog/hello.world/", "/blog/{slug}/"),  # a dotted slug's folder: a slug
+        ("https://a.example/blog/release-2.1/", "/blog/{slug}/"),
+        ("https://a.example/notes/readme.html", "/notes/readme.html"),  # a file keeps its extension
         ("https://a.example/blog/page3/", "/blog/page{num}/"),
         ("https://a.example/post/5f3a9b2c11d0/", "/post/{id}/"),
         ("https://a.example/notes/2021-03-07/", "/notes/{date}/"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -223,6 +224,29 @@ def test_waiting_pages_are_decided_when_the_crawl_closes_early(server, tmp_path)
     assert found.stored + found.dropped == found.stat("bodytext/items/extracted")
 
 
+def test_more_pages_of_one_site_wait_than_the_recursion_limit_and_each_gets_its_verdict(tmp_path):
+    """1,500 copies of a page the judge is unsure of wait (BODYTEXT_SITE_WAIT_PAGES raised to 1,500, more
+    than Python's recursion limit), then the site's posts come and teach it until it settles them:
+    every page is decided, one after another, without a WARNING."""
+    unsure = PAGES["/tag/ferry/page/18/"]  # a listing of one excerpt: article text, the judge unsure
+    many = {f"/tag/ferry/page/{number}/": unsure for number in range(100, 1600)}
+    posts = sorted(ARTICLES)[:30]
+    with SiteServer({**many, **{path: PAGES[path] for path in posts}}) as served:
+        found = crawl(
+            tmp_path,
+            served,
+            [*many, *posts],
+            BODYTEXT_SITE_WAIT_PAGES=1500,
+            BODYTEXT_SITE_WAIT_SECONDS=600,
+        )
+    assert found.stat("bodytext/sites/waiting_max") > sys.getrecursionlimit()
+    assert found.stat("bodytext/sites/settled_while_waiting") > sys.getrecursionlimit()
+    assert found.stat("bodytext/sites/errors") == 0
+    assert " WARNING: " not in found.log and " ERROR: " not in found.log, found.log[-3000:]
+    assert found.stat("bodytext/sites/judged") == len(many) + len(posts)
+    nothing_lost(found)
+
+
 def test_no_waiting_gives_the_same_results_for_the_same_pages_in_the_same_order(server, tmp_path):
     settings = {"CONCURRENT_REQUESTS": 1, "BODYTEXT_SITE_WAIT_PAGES": 0}
     first = crawl(tmp_path / "first", server, ORDER, **settings)
@@ -310,12 +334,13 @@ def test_a_restarted_crawl_judges_its_first_page_with_what_redis_kept(server, tm
 
 
 def test_every_stat_is_documented_and_the_code_counts_no_other():
-    code = (Path(__file__).resolve().parent.parent / "scrapy_bodytext" / "plugin" / "sites.py").read_text()
-    counted = set(re.findall(r'_count\("(\w+)"', code)) | set(re.findall(r'"bodytext/sites/(\w+)"', code))
-    counted |= set(re.findall(r'"(released_\w+)"', code))
+    package = Path(__file__).resolve().parent.parent / "scrapy_bodytext"
+    code = (package / "plugin" / "sites.py").read_text() + (package / "sites" / "waiting.py").read_text()
+    counted = set(re.findall(r'(?:count|_value)\("(\w+)"', code))
+    counted |= set(re.findall(r'"(released_\w+)"', code)) | set(re.findall(r'"(settled_\w+)"', code))
     counted |= {"overturned_to_article", "overturned_to_non_article"}  # counted as one or the other
     assert counted <= set(STAT_NAMES), counted - set(STAT_NAMES)
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "plugin.md").read_text()
+    docs = (package.parent / "docs" / "plugin.md").read_text()
     for name in STAT_NAMES:
         assert f"`bodytext/sites/{name}`" in docs or f"`.../{name}`" in docs, name
 

@@ -188,10 +188,16 @@ def page_signals(doc: Document) -> tuple[str, ...]:
     """The page-level signals the page shows (names of ``SIGNALS``), from the columns of its one
     parsed ``Document`` and its head's claims: what site memory compares with its site's confirmed
     articles. Not an input of the page judge; a page it cannot read shows none."""
+    return read_page_signals(doc)[0]
+
+
+def read_page_signals(doc: Document) -> tuple[tuple[str, ...], str]:
+    """``page_signals`` and, when reading them failed (a bug: the page then shows none), the failure
+    in one line ("" when none), so that a caller can count it and say it."""
     try:
-        return _signals(doc)
-    except (AttributeError, TypeError, ValueError):
-        return ()
+        return _signals(doc), ""
+    except (AttributeError, TypeError, ValueError) as exc:
+        return (), f"{type(exc).__name__}: {exc}"
 
 
 def _signals(doc: Document) -> tuple[str, ...]:

@@ -4,20 +4,23 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
+from ..config import DEFAULT_THRESHOLD
 from ..extractors.bodytext.page import MIN_BODY_CHARS
-from ..page.signature import SIGNALS
 from ..result import ExtractionResult, Reason
 from ..stores import StoreUnavailable
 from . import boilerplate
 from .domains import site_key
 from .evidence import STORED, PageKeys, explain, make_mark, parse_mark, read_counts, site_links
-from .verdict import DECISION, SiteVerdict, Weights, features, load_weights
+from .verdict import SiteVerdict, Weights, features, load_weights
 
 #: sites remembered by default
 DEFAULT_MAX_SITES = 10_000
+#: why a page is capped whose text, without the site's furniture lines, is no article's
+ONLY_FURNITURE = "only the site's furniture"
 
 
 class LocalStore:
@@ -74,21 +77,27 @@ class SiteMemory:
         self.store = store if store is not None else LocalStore(max_sites)
 
     # ------------------------------------------------------------------ verdicts
-    def judge(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:
-        """The page's verdict after its site's evidence; reads the memory, never changes it, and
-        never counts the page itself (a page learned before is taken back out of its counts).
+    def judge(
+        self, url: str, result: ExtractionResult, *, complete: bool = True, threshold: float = DEFAULT_THRESHOLD
+    ) -> SiteVerdict:
+        """The page's verdict after its site's evidence (an article from ``threshold`` on); reads the
+        memory, never changes it, and never counts the page itself (a page learned before is taken
+        back out of its counts).
 
         The site's evidence never raises a page that has no article text of its own (``no_article_text``)
         or whose body did not arrive whole (``complete=False``): a broken page of an article's URL
         shape is still a broken page. Such a page may be lowered, is settled at once, and teaches
-        nothing."""
+        nothing. A page whose text is all the site's furniture lines (what the memory strips from its
+        articles) is capped the same way and is never an article."""
         keys = PageKeys.of(url, result)
         page_probability = result.article_probability
         if not keys.site or result.reason is not Reason.OK:
-            return SiteVerdict(page_probability, page_probability, result.is_article, True, {"site": keys.site})
+            return SiteVerdict(page_probability, page_probability, result.is_article, True, keys.site)
         capped = "" if complete else "incomplete body"
         if not capped and no_article_text(result.text):
             capped = "no article text"
+        if not capped and result.output_format == "text" and no_article_text(self.strip_boilerplate(url, result.text)):
+            capped = ONLY_FURNITURE
         links = site_links(keys, result.links)
         counts, _ = read_counts(keys, links, lambda names: self.store.read(keys.site, names))
         weights = self.weights
@@ -98,44 +107,44 @@ class SiteMemory:
         settled = page_probability <= 1 - weights.confident or sum(counts.site) >= weights.min_evidence
         if capped:
             probability, settled = min(probability, page_probability), True
-        evidence = {
-            "site": keys.site,
-            "shape": keys.shape,
-            "dated_shape": keys.dated,
-            "template": keys.template,
-            "counts": {
-                "site": list(counts.site),
-                "shape": list(counts.shape),
-                "coarse": list(counts.coarse),
-                "dated": list(counts.dated),
-                "template": list(counts.template),
-                "signals": dict(zip(SIGNALS, counts.signals)),
-            },
-            "signals": list(keys.signals),
-            "links": counts.links,
-            "site_links": sum(links.values()),
-            "page_probability": round(page_probability, 4),
-            "why": f"{capped}: never raised by its site"
+        if capped == ONLY_FURNITURE:  # the memory knows the whole text is the site's: never an article
+            probability = min(probability, math.nextafter(threshold, 0.0))
+        why = (
+            f"{capped}: never raised by its site"
             if capped
-            else explain(page_probability, probability, counts, weights.weights),
-        }
-        if capped:
-            evidence["capped"] = capped
-        return SiteVerdict(probability, page_probability, probability >= DECISION, settled, evidence)
+            else explain(page_probability, probability, counts, weights.weights)
+        )
+        return SiteVerdict(
+            probability,
+            page_probability,
+            probability >= threshold and bool(result.text),
+            settled,
+            keys.site,
+            keys,
+            counts,
+            capped,
+            sum(links.values()),
+            why,
+        )
 
     def teaches(self, result: ExtractionResult, verdict: SiteVerdict) -> bool | None:
         """What a page's verdict teaches its site: True (a confident article), False (a confident
         non-article) or None (nothing). Guards against a site's confident mistakes: a page whose
         selection links densely to many pages of its own site (a list of posts) never teaches that
-        it is an article, and a non-article teaches only when its site's evidence agrees; the rest is
-        left to the counts being read as shares of the site's articles, where early mistakes stay a
-        minority that later posts outweigh (a guard that refuses pages the site's evidence overturns
-        locks a site into its first mistakes, and out of a second kind of post that comes late)."""
+        it is an article, a confident article that an established site (``min_evidence`` confident
+        articles) overturns teaches nothing, and a non-article teaches only when its site's evidence
+        agrees; the rest is left to the counts being read as shares of the site's articles, where early
+        mistakes stay a minority that later posts outweigh (refusing what a young site overturns would
+        lock it into its first mistakes, and out of a second kind of post that comes late).
+        Read from the verdict's typed fields, never from its display ``evidence``; the threshold a
+        caller decides with plays no part."""
         weights = self.weights
-        if result.reason is not Reason.OK or verdict.evidence.get("capped"):
+        if result.reason is not Reason.OK or verdict.capped or verdict.counts is None:
             return None
         if verdict.page_probability >= weights.confident:
-            links = verdict.evidence.get("site_links", 0)
+            if verdict.counts.site[0] >= weights.min_evidence and verdict.probability < weights.agreement:
+                return None  # an established site overturns it: the page judge's error, not evidence
+            links = verdict.site_links
             listing = links >= weights.teaching_links and links * 1000 >= weights.teaching_density * len(result.text)
             return None if listing else True
         if verdict.page_probability <= 1 - weights.confident and verdict.probability < weights.agreement:
@@ -162,14 +171,17 @@ class SiteMemory:
         mark = make_mark(article, keys.template, count_lines, keys.signals if article else ())
         return self.store.update(keys.site, increments, {keys.mark: mark}, unless=keys.mark)
 
-    def decide(self, url: str, result: ExtractionResult, *, complete: bool = True) -> SiteVerdict:
-        """``judge`` then ``learn``: the usual call, once per page. A shared store that is unavailable
-        (its guard said so once) leaves the page its own verdict and misses the page."""
+    def decide(
+        self, url: str, result: ExtractionResult, *, complete: bool = True, threshold: float = DEFAULT_THRESHOLD
+    ) -> SiteVerdict:
+        """``judge`` then ``learn``: the usual call, once per page, when pages do not wait (what
+        ``extract(..., memory=...)`` calls; a crawl's pages go through ``waiting.WaitingRoom``). A
+        shared store that is unavailable (its guard said so once) leaves the page its own verdict and
+        misses the page."""
         try:
-            verdict = self.judge(url, result, complete=complete)
+            verdict = self.judge(url, result, complete=complete, threshold=threshold)
         except StoreUnavailable as exc:
-            page = result.article_probability
-            return SiteVerdict(page, page, result.is_article, True, {"site": site_key(url), "unavailable": str(exc)})
+            return own_verdict(url, result, str(exc))
         try:
             self.learn(url, result, verdict)
         except StoreUnavailable:
@@ -207,6 +219,12 @@ class SiteMemory:
     def forget(self) -> None:
         """Forget every site."""
         self.store.forget()
+
+
+def own_verdict(url: str, result: ExtractionResult, unavailable: str = "") -> SiteVerdict:
+    """The page's own verdict, settled: what a page gets when its site's memory cannot be asked."""
+    page = result.article_probability
+    return SiteVerdict(page, page, result.is_article, True, site_key(url), unavailable=unavailable)
 
 
 def no_article_text(text: str) -> bool:

@@ -20,14 +20,15 @@ _NUMBERED_RE = re.compile(r"([a-z]{1,8})\d+")
 LONG_WORD = 16
 
 
-def segment_shape(segment: str, previous: str) -> str:
+def segment_shape(segment: str, previous: str, file: bool = True) -> str:
     """One path segment abstracted: ``{year}``, ``{month}``/``{day}`` after a year/month,
     ``{date}``, ``{num}``, ``{id}`` (long hex, or letters mixed with digits), ``{slug}`` (words with
-    separators, or one long word), else the word itself, lowercased (a fixed word such as ``tag`` or
-    ``page``); a file extension is kept."""
+    separators, a dot among them, or one long word), else the word itself, lowercased (a fixed word
+    such as ``tag`` or ``page``); a file extension is kept where the segment can name a file
+    (``file``: the last segment, no slash after it): ``/posts/hello.world/`` is a slug's folder."""
     word = unquote(segment).lower()
     extension = ""
-    found = _EXTENSION_RE.search(word)
+    found = _EXTENSION_RE.search(word) if file else None
     if found and not word[: found.start()].isdigit():
         extension, word = "." + found.group(1), word[: found.start()]
     if word.isdigit():
@@ -61,11 +62,12 @@ def url_shape(url: str) -> str:
     segments = [s for s in parts.path.split("/") if s]
     shapes: list[str] = []
     previous = ""
-    for segment in segments:
-        previous = segment_shape(segment, previous)
+    folder = parts.path.endswith("/")
+    for index, segment in enumerate(segments):
+        previous = segment_shape(segment, previous, file=index == len(segments) - 1 and not folder)
         shapes.append(previous)
     shape = "/" + "/".join(shapes)
-    if segments and parts.path.endswith("/"):
+    if segments and folder:
         shape += "/"
     if parts.query:
         names = sorted({pair.split("=", 1)[0] for pair in parts.query.split("&") if pair})

@@ -19,6 +19,9 @@ from .verdict import Weights, load_weights
 DEFAULT_MOST = 5
 #: sites given a line at the close of a crawl by default (the ones with the most confident verdicts)
 DEFAULT_SITES_LOGGED = 20
+#: sites whose teaching a crawl tallies at most (those it taught most; the tally never grows past twice
+#: this, however many sites the crawl meets)
+TALLIED_SITES = 1000
 
 
 class SiteFields(Protocol):
@@ -225,6 +228,35 @@ def summarize_site(
     if not fields:
         return None
     return summarize_fields(site, fields, most=most, weights=weights)
+
+
+class TaughtSites:
+    """What a crawl taught each site (confident verdicts), counted in the crawl, bounded: past twice
+    ``most`` sites only the ``most`` taught most are kept, so a crawl of a million one-page sites holds
+    a few thousand counters; ``first``: sites whose first confident verdict the crawl taught (exact)."""
+
+    def __init__(self, most: int = TALLIED_SITES) -> None:
+        if most < 1:
+            raise ValueError(f"most must be at least 1, got {most}")
+        self.most = most
+        self.first = 0
+        self._counts: dict[str, int] = {}
+
+    def add(self, site: str, first: bool = False) -> None:
+        """One confident verdict the crawl taught ``site`` (``first``: the site held none before)."""
+        self.first += first
+        self._counts[site] = self._counts.get(site, 0) + 1
+        if len(self._counts) > 2 * self.most:
+            kept = sorted(self._counts.items(), key=lambda item: -item[1])[: self.most]
+            self._counts = dict(kept)
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def ranked(self, limit: int | None = None) -> list[str]:
+        """The sites taught most first (then by name), at most ``limit`` (None: all tallied)."""
+        found = sorted(self._counts, key=lambda site: (-self._counts[site], site))
+        return found if limit is None else found[: max(0, limit)]
 
 
 def learned_sites(memory: SiteMemory, sites: Iterable[str]) -> list[str]:

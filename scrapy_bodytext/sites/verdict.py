@@ -9,9 +9,11 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..config import DEFAULT_THRESHOLD
 from ..extractors.probability import logit, sigmoid
+from ..page.signature import SIGNALS
 
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
@@ -66,7 +68,9 @@ SIGNS = {
 #: articles lack it when at most ``SIGNAL_RARE`` of them show it, and nearly all show it when at
 #: least ``SIGNAL_COMMON`` do
 SIGNAL_ARTICLES, SIGNAL_RARE, SIGNAL_COMMON = 10, 0.1, 0.9
-#: the site's article probability from which a page is an article (the plugin's default threshold)
+#: the even odds of the site's article probability: the fitted combination's decision point is moved
+#: there, and a page the memory knows nothing of keeps its own probability; whether a page is an
+#: article is then ``probability >= threshold`` with the caller's threshold
 DECISION = DEFAULT_THRESHOLD
 #: the page's probability is kept inside [EPSILON, 1 - EPSILON] before its logit is taken
 EPSILON = 1e-3
@@ -228,17 +232,61 @@ def load_weights() -> Weights:
 
 @dataclass(frozen=True)
 class SiteVerdict:
-    """A page's verdict after its site's evidence.
+    """A page's verdict after its site's evidence, typed: what the memory weighed is read from its
+    fields, and the display ``evidence`` (the item's ``site_evidence``) is built from them.
 
-    ``probability``: the article probability with the site's evidence; ``page_probability``: the
-    page's own; ``is_article``: ``probability`` at or above ``DECISION``; ``settled``: False
-    when the page is not a confident non-article and its site has too little evidence yet (fewer than
-    ``Weights.min_evidence`` confident verdicts): a caller may hold it and ``judge`` it again later;
-    ``evidence``: what was weighed and why (the item's ``site_evidence``).
+    ``probability``: the article probability with the site's evidence (its even odds, 0.5, are the
+    fitted decision point); ``page_probability``: the page's own; ``is_article``: ``probability`` at or
+    above the caller's threshold; ``settled``: False when the page is not a confident non-article and
+    its site has too little evidence yet (fewer than ``Weights.min_evidence`` confident verdicts): a
+    caller may hold it and judge it again later; ``site``: the memory's key of its site; ``keys`` and
+    ``counts``: what it is counted under and what its site holds of it (None: not weighed); ``capped``:
+    why the site may not raise it ("" when it may); ``site_links``: links of its selection to other
+    pages of its site; ``why``: one line saying what moved it; ``unavailable``: the store's failure
+    when the memory could not be asked.
     """
 
     probability: float
     page_probability: float
     is_article: bool
     settled: bool
-    evidence: dict = field(default_factory=dict, hash=False)
+    site: str = ""
+    keys: Any = field(default=None, compare=False, repr=False)  # evidence.PageKeys
+    counts: Counts | None = None
+    capped: str = ""
+    site_links: int = 0
+    why: str = ""
+    unavailable: str = ""
+
+    @property
+    def evidence(self) -> dict:
+        """What was weighed and why, as plain values (the item's ``site_evidence``)."""
+        found: dict[str, Any] = {"site": self.site}
+        if self.unavailable:
+            found["unavailable"] = self.unavailable
+        if self.counts is None or self.keys is None:
+            return found
+        counts, keys = self.counts, self.keys
+        found.update(
+            {
+                "shape": keys.shape,
+                "dated_shape": keys.dated,
+                "template": keys.template,
+                "counts": {
+                    "site": list(counts.site),
+                    "shape": list(counts.shape),
+                    "coarse": list(counts.coarse),
+                    "dated": list(counts.dated),
+                    "template": list(counts.template),
+                    "signals": dict(zip(SIGNALS, counts.signals)),
+                },
+                "signals": list(keys.signals),
+                "links": counts.links,
+                "site_links": self.site_links,
+                "page_probability": round(self.page_probability, 4),
+                "why": self.why,
+            }
+        )
+        if self.capped:
+            found["capped"] = self.capped
+        return found

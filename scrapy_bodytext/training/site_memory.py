@@ -32,10 +32,10 @@ import numpy as np
 from ..config import DEFAULT_THRESHOLD
 from ..evaluation.metrics import shingle_match
 from ..evaluation.report import machine_description
-from ..page.signature import SIGNALS
 from ..sites.memory import SiteMemory
 from ..sites.shapes import url_shape
 from ..sites.verdict import FEATURES, SIGNS, WEIGHTS_FILE, Counts, Weights, features
+from ..sites.waiting import WAIT_PAGES, Decided, WaitingRoom
 from .site_pages import SitePage, load_site_pages
 
 #: the seed of the shuffled order
@@ -49,8 +49,6 @@ SEED = 30
 ARTICLE_LOSS = 0.001
 #: the L2 penalty of the combination's fit
 L2 = 1.0
-#: pages of a site held at most while they wait for its evidence (the crawl's BODYTEXT_SITE_WAIT_PAGES)
-WAIT_PAGES = 16
 #: replays of the training sites, each with the weights the previous one fitted
 ITERATIONS = 2
 
@@ -99,64 +97,30 @@ class Outcome:
     text: str  # the stored text, furniture lines taken out
 
 
-def counts_of(evidence: dict) -> Counts:
-    found = evidence.get("counts")
-    if not found:
-        return Counts()
-    pair = lambda name: tuple(found.get(name, (0, 0)))  # noqa: E731
-    shown = set(evidence.get("signals", ()))
-    showing = found.get("signals", {})
-    return Counts(
-        pair("site"),
-        pair("shape"),
-        pair("coarse"),
-        pair("template"),
-        evidence.get("links", 0),
-        pair("dated"),
-        tuple(name in shown for name in SIGNALS),
-        tuple(int(showing.get(name, 0)) for name in SIGNALS),
-    )
-
-
 def replay(
     pages: Sequence[SitePage], order: Sequence[int], weights: Weights, texts: bool = True, wait: int = WAIT_PAGES
 ) -> list[Outcome]:
-    """The pages of one site through a fresh memory, in ``order``, as a crawl uses it
-    (``plugin.sites``): each page is judged when it comes and teaches at once what it teaches (a
-    confident page teaches while it waits); a page not settled is held, up to ``wait`` pages (0: no
-    waiting), judged again whenever its site gains evidence and decided once that settles it, or on
-    release (the oldest goes when more wait, the rest at the end), on what the site holds then.
-    ``texts``: with the stored texts, furniture lines taken out, of the articles with gold."""
-    memory = SiteMemory(weights=weights)
+    """The pages of one site through a fresh memory, in ``order``, through the crawl's own waiting
+    room (``sites.waiting.WaitingRoom``): each page is judged when it comes and teaches at once what it
+    teaches; a page not settled is held, up to ``wait`` pages (0: no waiting), judged again when its
+    site gains evidence that may settle it, or released (the oldest when more wait, the rest at the
+    end) on what the site holds then. ``texts``: with the stored texts, furniture lines taken out, of
+    the articles with gold."""
+    room = WaitingRoom(SiteMemory(weights=weights), capacity=wait)
     found: dict[int, Outcome] = {}
-    held: list[int] = []
 
-    def final(i: int, verdict) -> None:
-        page = pages[i]
-        stored = texts and verdict.is_article and page.gold_text
-        text = memory.strip_boilerplate(page.url, page.result.text) if stored else ""
-        row = features(page.result.article_probability, counts_of(verdict.evidence))
-        found[i] = Outcome(page, row, verdict.probability, verdict.is_article and bool(page.result.text), text)
+    def final(decided: list[Decided]) -> None:
+        for outcome in decided:
+            i = outcome.key
+            page, verdict, result = pages[i], outcome.verdict, outcome.result
+            counts = verdict.counts if verdict is not None and verdict.counts is not None else Counts()
+            text = result.text if texts and result.is_article and page.gold_text else ""
+            row = features(page.result.article_probability, counts)  # a failed page: no site evidence
+            found[i] = Outcome(page, row, result.article_probability, result.is_article, text)
 
     for i in order:
-        verdict = memory.judge(pages[i].url, pages[i].result)
-        learned = memory.learn(pages[i].url, pages[i].result, verdict)
-        if verdict.settled:
-            final(i, verdict)
-        else:
-            held.append(i)
-            if len(held) > wait:
-                j = held.pop(0)
-                final(j, memory.judge(pages[j].url, pages[j].result))
-        known = sum(verdict.evidence.get("counts", {}).get("site", (0, 0))) + learned
-        if held and learned and known >= weights.min_evidence:  # else nothing held could be settled yet
-            again = {j: memory.judge(pages[j].url, pages[j].result) for j in held}
-            for j in held:
-                if again[j].settled:
-                    final(j, again[j])
-            held = [j for j in held if not again[j].settled]
-    for j in held:
-        final(j, memory.judge(pages[j].url, pages[j].result))
+        final(room.arrive(i, pages[i].url, pages[i].result))
+    final(room.release_all())
     return [found[i] for i in order]
 
 

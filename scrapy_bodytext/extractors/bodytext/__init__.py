@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ...page.document import Document
-from ...page.signature import page_signals, selection_links, template_signature
+from ...page.signature import read_page_signals, selection_links, template_signature
 from .. import Extraction
 from ..options import check_number
 from . import context, page, units
@@ -226,17 +226,21 @@ def extract(doc: Document, options: Options) -> Extraction:
     page_type, probability, type_probability = model.judge(
         row, page.short_body_factor(sum(paras.chars[i] for i in article))
     )
+    signals, signals_failed = read_page_signals(doc)
+    debug: dict = {"paragraphs": len(starts), "kept": len(keep)}
+    if signals_failed:  # site memory counts it and says it (plugin.sites)
+        debug["signals_failed"] = signals_failed
     return Extraction(
         slots,
         probability,
         f"{len(keep)} of {len(starts)} paragraphs; {page_type}, P(article)={probability:.2f}",
         paras.language,
-        {"paragraphs": len(starts), "kept": len(keep)},
+        debug,
         comment_slots,
         page_type,
         caption_slots,
         template_signature(doc, slots),
         selection_links(doc, slots),
         page_type_probability=type_probability,
-        signals=page_signals(doc),
+        signals=signals,
     )
