@@ -100,7 +100,7 @@ def extract_archive(
                 summary.records += 1
                 if result is not None:
                     if memory is not None and entry.url:
-                        result = with_site_memory(result, memory, entry.url)
+                        result = with_site_memory(result, memory, entry.url, config.threshold)
                     summary.add_result(result)
                     match = duplicates.check(entry.url or f"{name}#{entry.offset}", result) if duplicates else None
                     summary.duplicates += match is not None

@@ -222,7 +222,7 @@ class ExtractRun:
         if url is None and result.reason is Reason.OK:
             self.warn_without_url()
         if self.memory is not None and (url or result.canonical_url):
-            result = with_site_memory(result, self.memory, url or result.canonical_url)
+            result = with_site_memory(result, self.memory, url or result.canonical_url, self.config.threshold)
         match = self.duplicates.check(url or name, result) if self.duplicates is not None else None
         if match is not None and self.duplicates.dropping:
             if not self.args.quiet:

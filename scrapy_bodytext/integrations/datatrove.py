@@ -175,7 +175,7 @@ class BodyTextExtractor(PipelineStep):
         if result.reason not in (Reason.OK, Reason.NO_MAIN_TEXT):
             return result.reason.value
         if self.memory is not None and isinstance(url, str):
-            result = with_site_memory(result, self.memory, url)
+            result = with_site_memory(result, self.memory, url, self.config.threshold)
         if self.drop_non_articles and not result.is_article:
             return NOT_AN_ARTICLE
         self.stat_update("articles" if result.is_article else "non_articles")

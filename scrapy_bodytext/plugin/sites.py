@@ -119,11 +119,13 @@ class SiteCheck:
                 self.memory = SiteMemory(max_sites=settings.site_memory_sites)
             else:
                 link = redis_link(settings, "BODYTEXT_SITE_MEMORY_REDIS_URL", settings.site_memory_redis_url)
+                # the guard's counts and lines reach the stats and the log on the reactor thread
+                redis_counts = ReactorCounts(self.stats, "bodytext/sites/redis", logging.getLogger(__name__).log)
                 self.guard = link.guard(
                     "site memory in Redis",
                     fallback="pages keep their own verdicts",
-                    log=logging.getLogger(__name__),
-                    count=ReactorCounts(self.stats, "bodytext/sites/redis", self._log).count,
+                    log=redis_counts.log,
+                    count=redis_counts.count,
                 )
                 self.memory = RedisSiteMemory(
                     link,
