@@ -5,6 +5,8 @@ real crawl over a real HTTP server and through ``extract(..., memory=...)``."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from blog_site import blog
 from crawl_runner import ADDON, run_crawl
@@ -91,3 +93,37 @@ def test_a_crawl_stores_exactly_the_pages_at_or_above_the_threshold(server, tmp_
     if memory:
         assert found.stat("bodytext/sites/judged") == len(UNSURE)
         assert all(item["site_evidence"]["decided_by"] == "page" for item in stored.values())
+
+
+@pytest.mark.parametrize("threshold", THRESHOLDS)
+def test_the_command_line_with_site_memory_decides_at_its_threshold(server, tmp_path, capsys, threshold):
+    """``scrapy-bodytext extract --site-memory on --threshold T`` over saved pages with their URLs: a
+    page its site's memory knows nothing of is an article exactly from T on, as without the memory."""
+    from test_cli import run
+
+    own = own_probabilities(server.base_url)
+    lines = []
+    for number, path in enumerate(UNSURE):
+        saved = tmp_path / f"page-{number}.html"
+        saved.write_bytes(PAGES[path][0] if isinstance(PAGES[path][0], bytes) else PAGES[path][0].encode())
+        lines.append(f"{saved}\t{server.base_url}{path}")
+    listing = tmp_path / "urls.tsv"
+    listing.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files = [line.split("\t")[0] for line in lines]
+    code, out, _ = run(
+        capsys,
+        "extract",
+        "--json",
+        "--site-memory",
+        "on",
+        "--threshold",
+        str(threshold),
+        "--url-list",
+        str(listing),
+        *files,
+    )
+    assert code == 0
+    found = [json.loads(line) for line in out.splitlines()]
+    assert len(found) == len(UNSURE)
+    for record, path in zip(found, UNSURE):
+        assert record["is_article"] == (own[path] >= threshold), (path, own[path], record["article_probability"])
