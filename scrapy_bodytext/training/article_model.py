@@ -66,8 +66,11 @@ class Judge:
 
 
 def article_matrix(rows: Sequence[Mapping[str, float]], names: Sequence[str] = page_level.FEATURES) -> np.ndarray:
-    """The article rows (name -> value) as a matrix in the order of ``names`` (default ``page.FEATURES``)."""
-    return Table.of_rows(rows, tuple(names), "article features").values
+    """The article rows (name -> value; a row may hold more features than ``names``) as a matrix in the
+    order of ``names`` (default ``page.FEATURES``)."""
+    names = tuple(names)
+    picked = [{name: row[name] for name in names if name in row} for row in rows]
+    return Table.of_rows(picked, names, "article features").values
 
 
 def without_url(x: np.ndarray, names: Sequence[str] = page_level.FEATURES) -> np.ndarray:

@@ -1020,7 +1020,7 @@ def print_judgement(pages, scheme: Scheme, corpus: str, members: Sequence[int], 
     print(
         f"## Article judgement, {corpus}, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]}), at the default "
         f"threshold: article probability ≥ {DEFAULT_THRESHOLD} (the calibrated rule {scheme.article_settings.threshold}, "
-        f"chosen for at most {MAX_ARTICLES_DROPPED:.0%} of the articles of every corpus dropped, moved there)"
+        f"chosen for at most {MAX_ARTICLES_DROPPED:.0%} of the articles of every source and site dropped, moved there)"
     )
     print()
     print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")
