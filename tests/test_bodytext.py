@@ -76,11 +76,6 @@ def test_paragraph_and_line_structure_is_kept():
     assert positions == sorted(positions)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="typed an article just above the default threshold (0.52), whose rule drops at most 1 % of every "
-    "source's articles: benchmarks/results/2026-11-28-judge-trees.md",
-)
 def test_link_list_page_is_not_an_article():
     result = extract(link_list_page(60), url=f"{SITE}/news/")
     assert result.article_probability < 0.5 and not result.is_article
