@@ -310,10 +310,6 @@ DOUBT = "typed an article at the default threshold, with or without its URL (the
 #: chosen leaving each source out, the rule is low: the one source holding documentation and
 #: service pages is never in training when it is scored (docs/evaluation.md)
 UNTYPED = "typed an article at the default threshold: documentation and service pages are not told apart"
-#: since the judge's rule holds at most 1 % of the articles of every source and site dropped (the few articles
-#: of dev that rank with the listings hold it low), these built pages are kept too:
-#: benchmarks/results/2026-11-28-judge-trees.md
-KEPT_BY_THE_RULE = "typed an article at the default threshold, whose rule drops at most 1 % of every source's articles"
 
 
 @pytest.mark.parametrize(
@@ -322,8 +318,8 @@ KEPT_BY_THE_RULE = "typed an article at the default threshold, whose rule drops 
         pytest.param("forum", marks=_not_yet(FORUM_MISSED)),
         pytest.param("documentation", marks=_not_yet(UNTYPED)),
         pytest.param("service", marks=_not_yet(UNTYPED)),
-        pytest.param("legal", marks=_not_yet(KEPT_BY_THE_RULE)),
-        pytest.param("product", marks=_not_yet(KEPT_BY_THE_RULE)),
+        "legal",
+        "product",
     ],
 )
 def test_pages_of_other_types_are_not_judged_articles(family):
@@ -337,8 +333,8 @@ def test_pages_of_other_types_are_not_judged_articles(family):
         pytest.param("forum", marks=_not_yet(FORUM_MISSED)),
         pytest.param("documentation", marks=_not_yet(UNTYPED)),
         pytest.param("service", marks=_not_yet(DOUBT)),
-        pytest.param("legal", marks=_not_yet(KEPT_BY_THE_RULE)),
-        pytest.param("product", marks=_not_yet(KEPT_BY_THE_RULE)),
+        "legal",
+        "product",
     ],
 )
 def test_pages_of_other_types_are_dropped_with_and_without_their_url(family):
@@ -350,7 +346,7 @@ def test_pages_of_other_types_are_dropped_with_and_without_their_url(family):
     ("family", "kind"),
     [
         pytest.param("documentation", "documentation", marks=_not_yet(UNTYPED)),
-        pytest.param("legal", "service", marks=_not_yet(KEPT_BY_THE_RULE)),
+        ("legal", "service"),
     ],
 )
 def test_with_its_url_a_page_gets_its_type(family, kind):
