@@ -2,8 +2,8 @@
 
 A multinomial logistic model over ``page.FEATURES`` with one share per page type
 (``page.PAGE_TYPES``; the types the training pages have), and boosted trees (``judge_trees``) of the
-article share over the same features (``ArticleSettings.model``: ``trees``; ``linear`` is the judge
-shipped before them, the logistic model's own article share, fitted for comparison): the trees answer
+article share over the same features (``ArticleSettings.model``: ``trees``; ``linear`` is the
+logistic model's own article share, the judge the package ships): the trees answer
 questions about several features at once, and the other types share what is not the article's as the
 logistic model has them. (A boosted model of every type at once cost about twelve times the CPU of the
 article's alone, and the article decision reads the article share only.) Every training page is seen twice,

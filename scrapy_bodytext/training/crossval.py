@@ -47,6 +47,7 @@ from ..extractors.bodytext.model import MODEL_FILE, Model, page_type, write_mode
 from ..extractors.bodytext.whole_page import GROUPS, outside_evidence
 from ..extractors.probability import Platt
 from .article_model import (
+    MODELS,
     TYPES,
     ArticleSettings,
     article_matrix,
@@ -312,6 +313,7 @@ def run_scheme(
     types: list[str],
     corpora: list[str],
     fixed: Scheme | None = None,
+    judge: str = "linear",
 ) -> Scheme:
     """OOF figures under fold ``mode``; the cut and article class weight are chosen here on OOF
     scores, or taken from ``fixed`` (a scheme that chose them)."""
@@ -343,7 +345,10 @@ def run_scheme(
     }
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
     thresholds = THRESHOLDS if fixed is None else (fixed.article_settings.threshold,)
-    article_settings, article = choose_article_weight(pages, folds, rows, texts, types, corpora, weights, thresholds)
+    model = judge if fixed is None else fixed.article_settings.model
+    article_settings, article = choose_article_weight(
+        pages, folds, rows, texts, types, corpora, weights, thresholds, model=model
+    )
     log(
         f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}, "
         f"decision rule {article_settings.threshold}"
@@ -392,6 +397,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help=f"fit on every page and write {MODEL_FILE.name}")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument(
+        "--judge",
+        choices=MODELS,
+        default="linear",
+        help="the page judge fitted and written: linear (default: the logistic model's own article share, as "
+        "shipped) or trees (boosted trees of the article share)",
+    )
+    parser.add_argument(
         "--no-compare", action="store_true", help="do not fit the judge before this one beside it (for comparison)"
     )
     parser.add_argument(
@@ -424,7 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = ParagraphSettings()
     text_corpus = corpora[0]
     table = ParagraphTable.of(pages, settings, [name == text_corpus for name in corpora])
-    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log, types, corpora)
+    main_scheme = run_scheme(
+        pages, table, args.folds, settings, args.cache, args.processes, log, types, corpora, judge=args.judge
+    )
     schemes = [main_scheme]
     if not args.no_strict:
         second = "mixed" if args.folds == "source" else "source"
@@ -767,6 +781,7 @@ def print_ablation(pages, scheme: Scheme, names: Sequence[str] = ()) -> None:
             scheme.types,
             scheme.corpora,
             (scheme.article_settings.article_weight,),
+            model=scheme.article_settings.model,
         )
         cells = [
             f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
@@ -784,9 +799,9 @@ def base_features() -> tuple[str, ...]:
 
 
 def compare_judges(pages, scheme: Scheme, log) -> list[tuple[str, ArticleSettings, dict]]:
-    """The judge before this one (multinomial logistic, on the features before the whole-page
-    evidence; its class weight chosen again) and boosted trees on those features (at the scheme's
-    weight), on the same pages and folds as the scheme's judge, each rule chosen the same way."""
+    """The judges on the features before the whole-page evidence, the scheme's own left out: the
+    logistic model's own article share (its class weight chosen again) and boosted trees of it (at the
+    scheme's weight), on the same pages and folds as the scheme's judge, each rule chosen the same way."""
     found = []
     for label, model, names, weights in (
         ("linear, features before the whole-page evidence", "linear", base_features(), ARTICLE_WEIGHTS),
@@ -807,7 +822,7 @@ def compare_judges(pages, scheme: Scheme, log) -> list[tuple[str, ArticleSetting
         )
         log(f"compared: {label}: class weight {chosen.article_weight}, rule {chosen.threshold}")
         found.append((label, chosen, figures))
-    found.append((f"{scheme.article_settings.model}, page.FEATURES (shipped)", scheme.article_settings, scheme.article))
+    found.append((f"{scheme.article_settings.model}, page.FEATURES (written)", scheme.article_settings, scheme.article))
     return found
 
 
@@ -832,7 +847,7 @@ def measure_groups(pages, scheme: Scheme, log) -> list[tuple[str, tuple[str, ...
             scheme.types,
             scheme.corpora,
             (scheme.article_settings.article_weight,),
-            model=scheme.article_settings.model,
+            model="trees",
             names=names,
         )
         log(f"whole-page group {label}: {len(names)} features")
