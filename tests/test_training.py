@@ -13,6 +13,7 @@ import pytest
 
 import scrapy_bodytext
 from scrapy_bodytext.extractors.bodytext import model, page
+from scrapy_bodytext.extractors.bodytext.judge import Forest
 from scrapy_bodytext.extractors.bodytext.model import (
     ARTICLE_FEATURES,
     FIRST_FEATURES,
@@ -28,6 +29,7 @@ from scrapy_bodytext.training.article_model import ArticleSettings, fit_article,
 from scrapy_bodytext.training.crossval import SMALL_SOURCE, fold_names, recall_first
 from scrapy_bodytext.training.fitting import fit_softmax, fit_trees, softmax_loss
 from scrapy_bodytext.training.folds import LARGE_SOURCE, MODES, assign_folds, source_groups, training_indices
+from scrapy_bodytext.training.judge_trees import AGREEMENT, TreeSettings, fit_forest, forest_of
 from scrapy_bodytext.training.paragraph_models import (
     ParagraphSettings,
     ParagraphTable,
@@ -234,17 +236,18 @@ def fitted_model(rng) -> tuple[Model, np.ndarray, np.ndarray, np.ndarray]:
     x_article = rng.normal(size=(300, len(ARTICLE_FEATURES)))
     articles = (x_article[:, 1] + rng.normal(size=300) > 0).astype(float)
     types = ["article" if a else "listing" if x > 0 else "forum" for a, x in zip(articles, x_article[:, 2])]
-    article = fit_article(x_article, types, ArticleSettings())
-    calibration = fit_calibration(article.share(x_article), articles)
+    judge = fit_article(x_article, types, ArticleSettings(trees=TreeSettings(iterations=20)))
+    calibration = fit_calibration(judge.trees.share(x_article), articles)
     built = Model(
         fit_first(x_first, y, w, settings),
         fit_second(x_second, y, w, settings),
-        article,
+        judge.types,
         calibration,
         0.5,
         0.5,
         {"date": "2026-01-01", "feature_fingerprint": fingerprint.feature_fingerprint()},
         article_threshold=0.3,
+        article_trees=judge.trees,
     )
     return built, x_first, x_second, x_article
 
@@ -259,13 +262,47 @@ def test_a_fitted_model_written_and_read_back_predicts_exactly_the_same(tmp_path
     assert np.array_equal(loaded.first.predict(x_first), fitted.first.predict(x_first))
     assert np.array_equal(loaded.second.predict(x_second), fitted.second.predict(x_second))
     assert np.array_equal(loaded.article.predict(x_article), fitted.article.predict(x_article))
-    scores = fitted.article.share(x_article)
+    assert np.array_equal(loaded.article_trees.predict(x_article), fitted.article_trees.predict(x_article))
+    scores = fitted.article_trees.share(x_article)
     assert [loaded.calibration(s) for s in scores.tolist()] == [fitted.calibration(s) for s in scores.tolist()]
     row = dict(zip(ARTICLE_FEATURES, x_article[0].tolist()))
     assert loaded.article_probability(row) == fitted.article_probability(row)
     assert 0.0 <= fitted.article_probability(row) <= 1.0
     assert loaded.judge(row) == fitted.judge(row) and loaded.article_threshold == 0.3
     assert fitted.article.types == ("article", "listing", "forum")
+
+
+def test_the_judges_trees_give_scikit_learns_probabilities_on_their_training_rows():
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(400, len(ARTICLE_FEATURES)))
+    kinds = ("article", "listing", "forum", "service")
+    y = np.where(x[:, 0] * x[:, 1] > 0, 0, np.where(x[:, 2] > 0.5, 1, np.where(x[:, 3] > 0, 2, 3)))
+    w = rng.uniform(0.5, 2, size=400)
+    settings = TreeSettings(iterations=30)
+    forest = fit_forest(x, y, w, ARTICLE_FEATURES, kinds, settings)
+    library = sklearn.HistGradientBoostingClassifier(
+        max_iter=30, max_leaf_nodes=settings.leaves, min_samples_leaf=settings.min_leaf,
+        l2_regularization=settings.l2, learning_rate=settings.learning_rate, early_stopping=False, random_state=0,
+    ).fit(x, y, sample_weight=w)  # fmt: skip
+    assert np.abs(forest.predict(x) - library.predict_proba(x)).max() <= AGREEMENT
+    assert np.abs(forest_of(library, ARTICLE_FEATURES, kinds).predict(x) - forest.predict(x)).max() <= AGREEMENT
+    read_back = Forest.from_json(json.loads(json.dumps(forest.to_json())))
+    assert np.array_equal(read_back.predict(x), forest.predict(x)) and read_back.names == ARTICLE_FEATURES
+    # two types: one score, its sigmoid the second type's probability
+    binary = fit_forest(x, (y == 0).astype(int), w, ARTICLE_FEATURES, ("listing", "article"), settings)
+    assert np.abs(binary.share(x) - binary.predict(x)[:, 1]).max() == 0.0
+    assert Forest.from_json(json.loads(json.dumps(binary.to_json()))).predict(x).shape == (400, 2)
+
+
+def test_a_tree_asking_about_a_feature_the_judge_does_not_weigh_is_refused():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(200, 3))
+    data = fit_forest(x, (x[:, 0] > 0).astype(int), np.ones(200), ("a", "b", "c"), ("listing", "article")).to_json()
+    node = next(node for tree in data["scores"]["article"]["trees"] for node in tree if len(node) == 4)
+    node[0] = "a_feature_nobody_computes"
+    with pytest.raises(ModelError, match="a_feature_nobody_computes"):
+        Forest.from_json(data)
 
 
 def test_a_model_file_with_a_part_missing_is_refused(tmp_path):

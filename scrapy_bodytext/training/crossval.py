@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import math
 import pickle
@@ -43,8 +44,10 @@ from ..extractors.bodytext import Guard, select
 from ..extractors.bodytext import page as page_level
 from ..extractors.bodytext.comments import without_comments
 from ..extractors.bodytext.model import MODEL_FILE, Model, page_type, write_model
+from ..extractors.bodytext.whole_page import GROUPS, outside_evidence
 from ..extractors.probability import Platt
 from .article_model import (
+    MODELS,
     TYPES,
     ArticleSettings,
     article_matrix,
@@ -53,7 +56,7 @@ from .article_model import (
     fit_calibration,
     out_of_fold_scores,
 )
-from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset
+from .dataset import PageData, code_fingerprint, corpus_fingerprint, load_dataset, paragraph_fingerprint
 from .fingerprint import feature_fingerprint
 from .folds import MODES, SMALL_SOURCE, assign_folds
 from .page_types import listing_kinds, page_types
@@ -91,7 +94,7 @@ RECALL_FAILURE = 0.5
 ARTICLE_WEIGHTS = (2.0, 4.0, 8.0)
 #: decision rules tried: the article probability from which a page is typed an article (the highest
 #: that loses at most ``MAX_ARTICLES_DROPPED`` of the articles, with and without URLs, is taken)
-THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(10, 0, -1)) + (0.04, 0.03, 0.02, 0.01)
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(10, 0, -1)) + (0.04, 0.03, 0.02, 0.01, 0.005, 0.002, 0.001)
 MAX_ARTICLES_DROPPED = 0.01
 #: settings whose mean shingle F1 lies within this of the best tie; the one with more recall is kept
 TIE = 0.002
@@ -275,6 +278,7 @@ class Scheme:
     texts: dict[int, str]
     text: dict[str, dict[str, TextFigures]]  # corpus -> source (and "all") -> figures
     rows: dict[int, dict[str, float]]
+    whole: dict[int, dict[str, float]]  # every group of whole-page evidence, chosen or not (for measuring them)
     article_settings: ArticleSettings
     article: dict
     types: list[str]
@@ -309,6 +313,7 @@ def run_scheme(
     types: list[str],
     corpora: list[str],
     fixed: Scheme | None = None,
+    judge: str = "linear",
 ) -> Scheme:
     """OOF figures under fold ``mode``; the cut and article class weight are chosen here on OOF
     scores, or taken from ``fixed`` (a scheme that chose them)."""
@@ -332,13 +337,18 @@ def run_scheme(
     settings = ParagraphSettings(**{**asdict(settings), "cut": cut})
     chosen = selected_texts(pages, second, cut, settings.relative_cut, guard, first=first)
     texts = {k: text for k, (text, _) in chosen.items()}
-    rows = {
-        k: page_level.article_row(pages[k].paras, pages[k].evidence, without_comments(pages[k].paras, keep), second[k])
-        for k, (_, keep) in chosen.items()
+    kept = {k: without_comments(pages[k].paras, keep) for k, (_, keep) in chosen.items()}
+    rows = {k: page_level.article_row(pages[k].paras, pages[k].evidence, keep, second[k]) for k, keep in kept.items()}
+    whole = {
+        k: pages[k].whole_page | outside_evidence(pages[k].paras.chars, pages[k].paras.link_chars, keep)
+        for k, keep in kept.items()
     }
     weights = ARTICLE_WEIGHTS if fixed is None else (fixed.article_settings.article_weight,)
     thresholds = THRESHOLDS if fixed is None else (fixed.article_settings.threshold,)
-    article_settings, article = choose_article_weight(pages, folds, rows, texts, types, corpora, weights, thresholds)
+    model = judge if fixed is None else fixed.article_settings.model
+    article_settings, article = choose_article_weight(
+        pages, folds, rows, texts, types, corpora, weights, thresholds, model=model
+    )
     log(
         f"{mode} folds: cut {cut}, guard {guard}, article class weight {article_settings.article_weight}, "
         f"decision rule {article_settings.threshold}"
@@ -355,6 +365,7 @@ def run_scheme(
         texts,
         {name: text_figures(pages, texts, ks) for name, ks in members.items()},
         rows,
+        whole,
         article_settings,
         article,
         types,
@@ -386,6 +397,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help=f"fit on every page and write {MODEL_FILE.name}")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument(
+        "--judge",
+        choices=MODELS,
+        default="linear",
+        help="the page judge fitted and written: linear (default: the logistic model's own article share, as "
+        "shipped) or trees (boosted trees of the article share)",
+    )
+    parser.add_argument(
+        "--no-compare", action="store_true", help="do not fit the judge before this one beside it (for comparison)"
+    )
+    parser.add_argument(
+        "--groups",
+        action="store_true",
+        help="print the judge with each group of whole-page evidence added alone (how the groups were chosen)",
+    )
+    parser.add_argument(
         "--ablate",
         nargs="*",
         metavar="FEATURE",
@@ -410,7 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = ParagraphSettings()
     text_corpus = corpora[0]
     table = ParagraphTable.of(pages, settings, [name == text_corpus for name in corpora])
-    main_scheme = run_scheme(pages, table, args.folds, settings, args.cache, args.processes, log, types, corpora)
+    main_scheme = run_scheme(
+        pages, table, args.folds, settings, args.cache, args.processes, log, types, corpora, judge=args.judge
+    )
     schemes = [main_scheme]
     if not args.no_strict:
         second = "mixed" if args.folds == "source" else "source"
@@ -467,6 +495,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "pages": page_results(pages, main_scheme),
     }
     print_report(pages, schemes, peer_figures, page_groups(pages, types, kinds))
+    if not args.no_compare:
+        print_judges(compare_judges(pages, main_scheme, log), main_scheme.mode)
+    if args.groups:
+        print_groups(measure_groups(pages, main_scheme, log), main_scheme.mode)
     if args.ablate is not None:
         print_ablation(pages, main_scheme, args.ablate)
     if args.json:
@@ -523,9 +555,13 @@ def page_results(pages: Sequence[PageData], scheme: Scheme) -> dict[str, dict]:
 
 
 def paragraph_scores(pages, folds, table, settings, cache: str | None, processes: int = 1):
-    """Out-of-fold first- and second-pass scores per page (kept in ``cache`` for the same pages,
-    code, folds and settings)."""
-    key = (len(pages), code_fingerprint(), tuple(folds), asdict(settings))
+    """Out-of-fold first- and second-pass scores per page (kept in ``cache`` for the same paragraph
+    rows, labels and weights, the same code but the page judge's (``paragraph_fingerprint``), folds and
+    settings)."""
+    digest = hashlib.sha256()
+    for values in (table.base, table.label, table.weight, table.page, table.index):
+        digest.update(np.ascontiguousarray(values).tobytes())
+    key = (len(pages), paragraph_fingerprint(), digest.hexdigest(), tuple(folds), asdict(settings))
     if cache and Path(cache).is_file():
         stored_key, values = pickle.loads(Path(cache).read_bytes())
         if stored_key == key:
@@ -545,30 +581,41 @@ def paragraph_scores(pages, folds, table, settings, cache: str | None, processes
 
 
 def choose_article_weight(
-    pages, folds, rows, texts, types, corpora, weights=ARTICLE_WEIGHTS, thresholds=THRESHOLDS
+    pages,
+    folds,
+    rows,
+    texts,
+    types,
+    corpora,
+    weights=ARTICLE_WEIGHTS,
+    thresholds=THRESHOLDS,
+    model: str = "trees",
+    names: Sequence[str] = page_level.FEATURES,
 ) -> tuple[ArticleSettings, dict]:
     """The judge's article class weight and decision rule (OOF, cross-calibrated): per weight, the
-    highest rule at which at most ``MAX_ARTICLES_DROPPED`` of the articles of every corpus are
-    dropped with and without URLs; then the weight with the most non-articles dropped at its rule
-    (the worst corpus and URL case). The shipped map is the calibration moved so that the rule lies
-    at the default threshold (``moved_probabilities``): the figures are those of the default."""
+    highest rule at which at most ``MAX_ARTICLES_DROPPED`` of the articles of every source (so of
+    every site of a whole-site corpus) are dropped with and without URLs; then the weight with the
+    most non-articles dropped at its rule (the worst corpus and URL case). The shipped map is the
+    calibration moved so that the rule lies at the default threshold (``moved_probabilities``): the
+    figures are those of the default. ``model`` and ``names``: the judge fitted and the features it weighs."""
     tried = {}
     article = TYPES.index("article")
     members = corpus_members(corpora)
     for weight in weights:
-        settings = ArticleSettings(article_weight=weight)
-        shares = dict(zip(("with URL", "without URL"), out_of_fold_scores(pages, folds, rows, types, settings)))
+        settings = ArticleSettings(article_weight=weight, model=model)
+        found = out_of_fold_scores(pages, folds, rows, types, settings, names)
+        shares = dict(zip(("with URL", "without URL"), found))
         raw = {name: {k: float(v[article]) for k, v in found.items()} for name, found in shares.items()}
         reference = [*raw["with URL"].items(), *raw["without URL"].items()]
         calibrated = {name: cross_calibrated(pages, folds, scores, reference) for name, scores in raw.items()}
         for threshold in thresholds:
-            figures = {
-                corpus: {name: judgement(pages, values, texts, threshold, ks) for name, values in calibrated.items()}
-                for corpus, ks in members.items()
-            }
-            if worst(figures, "articles_dropped_share") <= MAX_ARTICLES_DROPPED:
+            if worst_source(pages, calibrated, texts, threshold) <= MAX_ARTICLES_DROPPED:
                 break
-        settings = ArticleSettings(article_weight=weight, threshold=threshold)
+        figures = {
+            corpus: {name: judgement(pages, values, texts, threshold, ks) for name, values in calibrated.items()}
+            for corpus, ks in members.items()
+        }
+        settings = ArticleSettings(article_weight=weight, threshold=threshold, model=model)
         predicted = {
             name: {
                 k: page_type(TYPES, shares[name][k], calibrated[name][k], threshold) if texts.get(k) else "other"
@@ -576,15 +623,21 @@ def choose_article_weight(
             }
             for name in shares
         }
-        tried[weight] = (settings, figures, calibrated, raw, predicted)
+        tried[weight] = (
+            settings,
+            figures,
+            calibrated,
+            raw,
+            predicted,
+            worst_source(pages, calibrated, texts, threshold),
+        )
 
     def quality(weight):
-        figures = tried[weight][1]
-        worst_drop = worst(figures, "articles_dropped_share")
+        figures, worst_drop = tried[weight][1], tried[weight][5]
         return worst_drop <= MAX_ARTICLES_DROPPED, -worst(figures, "non_articles_dropped_share", -1), -worst_drop
 
     weight = max(tried, key=quality)
-    settings, figures, calibrated, raw, predicted = tried[weight]
+    settings, figures, calibrated, raw, predicted, worst_drop = tried[weight]
     values = calibrated["with URL"]
     keys = sorted(values)
     table = reliability_table([values[k] for k in keys], [pages[k].is_article for k in keys])
@@ -598,7 +651,21 @@ def choose_article_weight(
         "page_types": {corpus: type_figures(types, predicted, ks) for corpus, ks in members.items()},
         "tried": {w: tried[w][1] for w in tried},
         "rules": {w: tried[w][0].threshold for w in tried},
+        "worst_source": worst_drop,
     }
+
+
+def worst_source(pages, calibrated: dict[str, dict[int, float]], texts, threshold: float) -> float:
+    """The largest share of a source's articles dropped at ``threshold`` (a page without main text is
+    dropped), with URLs or without (``calibrated``: URL case -> page -> probability)."""
+    shares = [0.0]
+    for values in calibrated.values():
+        articles: dict[str, list[bool]] = defaultdict(list)
+        for k, p in values.items():
+            if pages[k].is_article:
+                articles[pages[k].source].append(p < threshold or not texts.get(k))
+        shares += [sum(dropped) / len(dropped) for dropped in articles.values()]
+    return max(shares)
 
 
 def worst(figures: dict[str, dict[str, dict]], key: str, sign: int = 1) -> float:
@@ -639,8 +706,11 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
     second_x = np.hstack([table.base, context_matrix(pages, table, scheme.first)])[fitted]
     second_model = fit_second(second_x, table.label[fitted], table.weight[fitted], settings)
     keys = sorted(rows)
-    article_model = fit_article(
-        article_matrix([rows[k] for k in keys]), [scheme.types[k] for k in keys], article_settings
+    judge = fit_article(
+        article_matrix([rows[k] for k in keys]),
+        [scheme.types[k] for k in keys],
+        article_settings,
+        groups=[pages[k].source for k in keys],
     )
     raw = scheme.article["raw"]
     pooled = [*raw["with URL"].items(), *raw["without URL"].items()]
@@ -675,13 +745,14 @@ def fit_all(pages, table, scheme: Scheme, report) -> Model:
     return Model(
         first_model,
         second_model,
-        article_model,
+        judge.types,
         calibration,
         settings.cut,
         settings.relative_cut,
         about,
         scheme.guard,
         DEFAULT_THRESHOLD,  # the calibration is moved so that the rule chosen lies there
+        judge.trees,
     )
 
 
@@ -710,6 +781,7 @@ def print_ablation(pages, scheme: Scheme, names: Sequence[str] = ()) -> None:
             scheme.types,
             scheme.corpora,
             (scheme.article_settings.article_weight,),
+            model=scheme.article_settings.model,
         )
         cells = [
             f"{f['articles_dropped_share']:.1%} / {f['non_articles_dropped_share']:.1%}"
@@ -719,6 +791,133 @@ def print_ablation(pages, scheme: Scheme, names: Sequence[str] = ()) -> None:
         values = figures["calibrated"]["with URL"]
         auc = roc_auc([values[k] for k in sorted(values)], [pages[k].is_article for k in sorted(values)])
         print(f"| {name} | {chosen.threshold} | " + " | ".join(cells) + f" | {auc:.4f} |")
+
+
+def base_features() -> tuple[str, ...]:
+    """The judge's features before the whole-page evidence: the selection's, the page's and the URL's."""
+    return tuple(name for name in page_level.FEATURES if name not in page_level.WHOLE_PAGE_FEATURES)
+
+
+def compare_judges(pages, scheme: Scheme, log) -> list[tuple[str, ArticleSettings, dict]]:
+    """The judges on the features before the whole-page evidence, the scheme's own left out: the
+    logistic model's own article share (its class weight chosen again) and boosted trees of it (at the
+    scheme's weight), on the same pages and folds as the scheme's judge, each rule chosen the same way."""
+    found = []
+    for label, model, names, weights in (
+        ("linear, features before the whole-page evidence", "linear", base_features(), ARTICLE_WEIGHTS),
+        ("trees, features before the whole-page evidence", "trees", base_features(), None),
+    ):
+        if model == scheme.article_settings.model and tuple(names) == page_level.FEATURES:
+            continue
+        chosen, figures = choose_article_weight(
+            pages,
+            scheme.folds,
+            scheme.rows,
+            scheme.texts,
+            scheme.types,
+            scheme.corpora,
+            weights or (scheme.article_settings.article_weight,),
+            model=model,
+            names=names,
+        )
+        log(f"compared: {label}: class weight {chosen.article_weight}, rule {chosen.threshold}")
+        found.append((label, chosen, figures))
+    found.append((f"{scheme.article_settings.model}, page.FEATURES (written)", scheme.article_settings, scheme.article))
+    return found
+
+
+def measure_groups(pages, scheme: Scheme, log) -> list[tuple[str, tuple[str, ...], dict]]:
+    """Boosted trees on the features before the whole-page evidence, then with each group of
+    ``whole_page.GROUPS`` added alone, then with every group: a group earns its place when it raises the
+    ROC AUC of both corpora (leave one source out, leave one site out) with and without URLs."""
+    rows = {k: scheme.rows[k] | scheme.whole[k] for k in scheme.rows}
+    base = base_features()
+    found = []
+    every = tuple(name for names in GROUPS.values() for name in names)
+    for label, names in (
+        ("(none)", base),
+        *((group, (*base, *[n for n in names if n not in base])) for group, names in GROUPS.items()),
+        ("(every group)", (*base, *[n for n in every if n not in base])),
+    ):
+        _, figures = choose_article_weight(
+            pages,
+            scheme.folds,
+            rows,
+            scheme.texts,
+            scheme.types,
+            scheme.corpora,
+            (scheme.article_settings.article_weight,),
+            model="trees",
+            names=names,
+        )
+        log(f"whole-page group {label}: {len(names)} features")
+        found.append((label, tuple(names), figures))
+    return found
+
+
+def print_judges(compared: list[tuple[str, ArticleSettings, dict]], mode: str) -> None:
+    """The judges of ``compare_judges``, corpus by corpus, with URLs and without."""
+    print()
+    print(
+        f"## Page judges compared, {mode} folds, on the same pages: each judge's rule chosen for at most "
+        f"{MAX_ARTICLES_DROPPED:.0%} of the articles of every source and site dropped, with and without URLs"
+    )
+    print()
+    print(
+        "| judge | class weight | rule | corpus | URLs | ROC AUC | articles dropped | worst source | "
+        "non-articles dropped |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, settings, figures in compared:
+        for corpus, by_url in figures["judgement"].items():
+            for name, fig in by_url.items():
+                print(
+                    f"| {label} | {settings.article_weight} | {settings.threshold} | {corpus} | {name} | "
+                    f"{fig['roc_auc']:.3f} | {fig['articles_dropped']} of {fig['articles']} "
+                    f"({fig['articles_dropped_share']:.1%}) | {figures['worst_source']:.1%} | "
+                    f"{fig['non_articles_dropped']} of {fig['non_articles']} ({fig['non_articles_dropped_share']:.1%}) |"
+                )
+
+
+def print_groups(measured: list[tuple[str, tuple[str, ...], dict]], mode: str) -> None:
+    """ROC AUC and non-articles dropped of ``measure_groups``'s judges, with the gain over the first."""
+    print()
+    print(
+        f"## Whole-page evidence, group by group, {mode} folds: boosted trees on the features before it, with "
+        "one group added; ROC AUC with URL / without URL per corpus (Δ: mean of the two against none), and "
+        f"non-articles dropped at the rule chosen for at most {MAX_ARTICLES_DROPPED:.0%} of the articles of every "
+        "source and site dropped (the worse of with and without URLs)"
+    )
+    print()
+    corpora = list(measured[0][2]["judgement"])
+    print(
+        "| group | features | "
+        + " | ".join(f"{c} ROC AUC | Δ | {c} non-articles dropped" for c in corpora)
+        + " | worst source | gains on every corpus |"
+    )
+    print("|---|---|" + "---|---|---|" * len(corpora) + "---|---|")
+    base = {c: _mean_auc(measured[0][2], c) for c in corpora}
+    for label, names, figures in measured:
+        cells, gains = [], []
+        for c in corpora:
+            by_url = figures["judgement"][c]
+            gain = _mean_auc(figures, c) - base[c]
+            gains.append(gain > 0)
+            dropped = min(f["non_articles_dropped_share"] for f in by_url.values())
+            cells += [
+                " / ".join(f"{f['roc_auc']:.4f}" for f in by_url.values()),
+                f"{gain:+.4f}",
+                f"{dropped:.1%}",
+            ]
+        print(
+            f"| {label} | {len(names)} | "
+            + " | ".join(cells)
+            + f" | {figures['worst_source']:.1%} | {'yes' if all(gains) else 'no'} |"
+        )
+
+
+def _mean_auc(figures: dict, corpus: str) -> float:
+    return statistics.fmean(f["roc_auc"] for f in figures["judgement"][corpus].values())
 
 
 SCHEME_TITLES = {
@@ -836,7 +1035,7 @@ def print_judgement(pages, scheme: Scheme, corpus: str, members: Sequence[int], 
     print(
         f"## Article judgement, {corpus}, {scheme.mode} folds ({SCHEME_TITLES[scheme.mode]}), at the default "
         f"threshold: article probability ≥ {DEFAULT_THRESHOLD} (the calibrated rule {scheme.article_settings.threshold}, "
-        f"chosen for at most {MAX_ARTICLES_DROPPED:.0%} of the articles of every corpus dropped, moved there)"
+        f"chosen for at most {MAX_ARTICLES_DROPPED:.0%} of the articles of every source and site dropped, moved there)"
     )
     print()
     print("| URLs | articles dropped | non-articles dropped | accuracy | ROC AUC | Brier |")

@@ -9,12 +9,13 @@ rebuilds it.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import pickle
 import re
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -22,7 +23,8 @@ from ..api import load_document
 from ..config import ExtractConfig
 from ..evaluation.corpus import LabelledPage, iter_corpus, registrable_domain
 from ..extractors.bodytext import page as page_level
-from ..extractors.bodytext import units
+from ..extractors.bodytext import units, whole_page
+from ..extractors.bodytext.whole_page import whole_page_evidence
 from ..output.text import render_slots
 from ..page.decoding import decode
 from ..page.document import LimitExceeded
@@ -50,6 +52,7 @@ class PageData:
     evidence: dict[str, float]  # page-level evidence by name (``page.PAGE_FEATURES`` + ``page.URL_FEATURES``)
     texts: list[str]  # each paragraph rendered on one line
     labels: list[float]  # share of each paragraph's tokens aligned to the gold text
+    whole_page: dict[str, float] = field(default_factory=dict)  # every group of ``whole_page.GROUPS`` by name
 
 
 def code_fingerprint() -> str:
@@ -58,6 +61,30 @@ def code_fingerprint() -> str:
     for path in sorted(_PACKAGE.rglob("*.py")):
         if "training" not in path.parts:
             digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+#: the page judge's modules: its evidence and its model file's classes, which no paragraph score reads
+JUDGE_SOURCES = (
+    Path("extractors", "bodytext", "page.py"),
+    Path("extractors", "bodytext", "judge.py"),
+    Path("extractors", "bodytext", "whole_page.py"),
+    Path("extractors", "bodytext", "model.py"),
+)
+
+
+def paragraph_fingerprint() -> str:
+    """Hash of the source the paragraph scores are computed with: the package's source files but the
+    page judge's (``JUDGE_SOURCES``), and the paragraph models' own classes of the model file. A change
+    to the judge or its evidence reuses the out-of-fold paragraph scores; any other change refits them."""
+    from ..extractors.bodytext import model
+
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        if "training" not in path.parts and path.relative_to(_PACKAGE) not in JUDGE_SOURCES:
+            digest.update(path.read_bytes())
+    for part in (model.Linear, model.Trees, model.SecondPass):
+        digest.update(inspect.getsource(part).encode())
     return digest.hexdigest()[:16]
 
 
@@ -95,6 +122,7 @@ def build_page(page: LabelledPage, config: ExtractConfig) -> PageData:
     paras = units.paragraphs(doc)
     data.paras = paras
     data.evidence = page_level.page_evidence(doc, paras)
+    data.whole_page = whole_page_evidence(doc, whole_page.GROUPS)  # for measuring groups the judge leaves out
     data.texts = [render_slots(doc, range(s, e)).replace("\n", " ") for s, e in zip(paras.starts, paras.ends)]
     data.labels = paragraph_labels(data.texts, page.gold_text)
     return data

@@ -10,7 +10,9 @@ name:
   the paragraph probability is the mean of the two;
 * ``selection``: the paragraph cut and the recall guard (``guard``: share, cut, prose_ratio, anchor_ratio);
 * ``article``: the page-type judge, multinomial logistic weights over ``page.FEATURES`` per page
-  type (``page.PAGE_TYPES``; the types it was fitted on), ``calibration``: the Platt scaling of its
+  type (``page.PAGE_TYPES``; the types it was fitted on); ``article_trees`` (where present): boosted
+  trees of the article share over the same features (``judge.Forest``), whose share then replaces the
+  logistic model's (the other types keep their order); ``calibration``: the Platt scaling of its
   article share into the article probability, and ``decision``: the article probability from which
   a page is typed an article (chosen out of fold so that at most 1 % of the articles are lost;
   pages typed so below 0.5 go to the review feed);
@@ -26,6 +28,7 @@ order of names and reads its columns from a feature ``Table`` by name.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -36,6 +39,7 @@ import numpy as np
 
 from ..probability import Platt, sigmoid, softmax
 from . import context, page, units
+from .judge import Forest
 from .table import ModelError, Table, differences
 
 MODEL_FILE = Path(__file__).with_name("model.json")
@@ -212,6 +216,7 @@ class Model:
     about: dict[str, Any]
     guard: Any = None  # the selection's recall guard (``bodytext.Guard``), None: off
     article_threshold: float = 0.5  # the article probability from which a page is typed an article
+    article_trees: Forest | None = None  # boosted trees of the article share (None: the softmax's share)
 
     def first_pass(self, rows: Table) -> np.ndarray:
         return self.first.probabilities(rows)
@@ -232,7 +237,10 @@ class Model:
         table = Table.of_rows([row], ARTICLE_FEATURES, "article features")
         shares = self.article.probabilities(table)[0]
         types = self.article.types
-        score = float(shares[types.index("article")]) if "article" in types else 0.0
+        if self.article_trees is not None:
+            score = float(self.article_trees.probabilities(table)[0, 1])
+        else:
+            score = float(shares[types.index("article")]) if "article" in types else 0.0
         probability = min(1.0, max(0.0, self.calibration(score))) * factor
         kind = page_type(types, shares, probability, self.article_threshold)
         if kind == "article":
@@ -250,6 +258,7 @@ class Model:
             "first_pass": self.first.to_json(),
             "second_pass": self.second.to_json(),
             "article": self.article.to_json(),
+            **({"article_trees": self.article_trees.to_json()} if self.article_trees is not None else {}),
             "calibration": self.calibration.to_json(),
             "decision": {"article_threshold": self.article_threshold},
         }
@@ -268,12 +277,19 @@ class Model:
                 about=dict(data.get("about", {})),
                 guard=_guard(data["selection"].get("guard")),
                 article_threshold=float(data["decision"]["article_threshold"]),
+                article_trees=Forest.from_json(data["article_trees"], "article_trees")
+                if "article_trees" in data
+                else None,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ModelError(f"model file lacks {exc}") from None
         _check(model.first.names, FIRST_FEATURES, "first_pass")
         _check(model.second.linear.names, SECOND_FEATURES, "second_pass.linear")
         _check(model.article.names, ARTICLE_FEATURES, "article")
+        if model.article_trees is not None:
+            _check(model.article_trees.names, ARTICLE_FEATURES, "article_trees")
+            if model.article_trees.types[1:] != ("article",):
+                raise ModelError("article_trees: the trees score another type than the article")
         unknown = set(model.article.types) - set(page.PAGE_TYPES)
         if unknown or "article" not in model.article.types:
             raise ModelError(f"article: page types {sorted(unknown)} unknown, or no article type")
@@ -289,6 +305,9 @@ def page_type(types: Sequence[str], shares: Sequence[float], probability: float,
     return max(others)[1] if others else "other"
 
 
+#: a list holding no list or object (a tree's node, a pair of figures): written on one line
+_INNERMOST_LIST_RE = re.compile(r"\[\s*([^\[\]{}]*?)\s*\]")
+
 #: a ``Model`` from the JSON object of a model file (``ModelError`` when it does not fit the code)
 read_model = Model.from_json
 
@@ -297,7 +316,12 @@ def write_model(model: Model, path: Path = MODEL_FILE) -> None:
     """Write ``model`` to ``path`` as the method reads it (checked by reading it back first)."""
     data = model.to_json()
     Model.from_json(json.loads(json.dumps(data)))
-    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    text = _INNERMOST_LIST_RE.sub(
+        lambda found: "[" + " ".join(found.group(1).split()) + "]", json.dumps(data, indent=1)
+    )
+    if json.loads(text) != json.loads(json.dumps(data)):  # a string with brackets in it would be changed
+        text = json.dumps(data, indent=1)
+    Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 def _guard(data: dict[str, Any] | None) -> Any:

@@ -8,7 +8,8 @@ and quote prompts, service words in the title, the URL's shape), computed once p
 the selection found (``article_row``: its link share, size in paragraphs, stop words, contiguity,
 paragraph scores, and the date lines and dated records inside it: a forum thread is several posts,
 each with its own user name and date). URL evidence is kept apart (names starting ``url_``), zero
-when the page has no URL, so that the model can be checked with and without it.
+when the page has no URL, so that the model can be checked with and without it. The whole page's
+evidence (``whole_page``) joins them in the groups chosen out of fold.
 
 Measured on the dev pages of each type and left out: "edit this page" links to a repository's
 editor (no dev page has one) and forum posting types as a page's subject (none declares one; they
@@ -25,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 from ...page.document import Document
 from .units import Paragraphs
 from .vocabulary import BOOKING_RE, PRICE_RE, SERVICE_TITLE_RE, SHOP_RE
+from .whole_page import CHOSEN, GROUPS, outside_evidence, whole_page_evidence
 
 #: the page types the judge tells apart; ``article`` is the one a news crawl keeps
 PAGE_TYPES = ("article", "listing", "forum", "product", "collection", "documentation", "service", "other")
@@ -120,7 +122,9 @@ SELECTION_FEATURES = (
 #: to 1 (empty), so that a page whose main text is a heading or a line can be judged apart from the
 #: long texts the log length ranks
 SHORT_SELECTION_CHARS = 400
-FEATURES = (*SELECTION_FEATURES, *PAGE_FEATURES, *URL_FEATURES)
+#: the whole page's evidence the judge weighs (``whole_page``: the groups chosen out of fold)
+WHOLE_PAGE_FEATURES = tuple(name for group in CHOSEN for name in GROUPS[group])
+FEATURES = (*SELECTION_FEATURES, *PAGE_FEATURES, *URL_FEATURES, *WHOLE_PAGE_FEATURES)
 
 
 #: main text shorter than this (in characters) cannot hold an article's body: a one-line page ("Not
@@ -180,6 +184,7 @@ def page_evidence(doc: Document, paras: Paragraphs) -> dict[str, float]:
         "log_post_records": math.log1p(_post_records(paras)),
         "log_repeated_link_texts": math.log1p(_repeated_link_texts(anchors)),
         **url_evidence(doc.url, doc.title),
+        **whole_page_evidence(doc, [group for group in CHOSEN if group != "outside"]),
     }
 
 
@@ -325,6 +330,7 @@ def article_row(
         "log_dated_records": math.log1p(records),
         "selection_share": selected / max(sum(chars), 1),
         **evidence,
+        **(outside_evidence(chars, link_chars, keep) if "outside" in CHOSEN else {}),
     }
 
 
