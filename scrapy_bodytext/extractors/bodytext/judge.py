@@ -23,8 +23,28 @@ from ..probability import sigmoid, softmax
 from .table import ModelError, Table
 
 
+class TypeShares:
+    """What every page-type model offers from its ``predict`` (rows, types): the probabilities of a
+    table's rows, and one type's share; a model has ``names`` (its columns) and ``types``."""
+
+    names: tuple[str, ...]
+    types: tuple[str, ...]
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def probabilities(self, rows: Table) -> np.ndarray:
+        return self.predict(rows.select(self.names))
+
+    def share(self, x: np.ndarray, kind: str = "article") -> np.ndarray:
+        """The probability of type ``kind`` of each row (0 for a type the model was not fitted on)."""
+        if kind not in self.types:
+            return np.zeros(len(x))
+        return self.predict(x)[:, self.types.index(kind)]
+
+
 @dataclass(frozen=True)
-class Forest:
+class Forest(TypeShares):
     """Boosted trees with one score per type of ``types`` (one score in all when two types): the
     nodes of every tree in flat arrays, a tree starting at its ``roots`` entry; a leaf's ``feature``
     is -1 and its ``left`` and ``right`` point at itself."""
@@ -61,15 +81,6 @@ class Forest:
             p = sigmoid(raw[:, 0])
             return np.c_[1 - p, p]
         return softmax(raw)
-
-    def probabilities(self, rows: Table) -> np.ndarray:
-        return self.predict(rows.select(self.names))
-
-    def share(self, x: np.ndarray, kind: str = "article") -> np.ndarray:
-        """The probability of type ``kind`` of each row (0 for a type the model was not fitted on)."""
-        if kind not in self.types:
-            return np.zeros(len(x))
-        return self.predict(x)[:, self.types.index(kind)]
 
     def to_json(self) -> dict[str, Any]:
         trees: dict[str, list] = {str(score): [] for score in range(len(self.starts))}

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..probability import Platt, sigmoid, softmax
 from . import context, page, units
-from .judge import Forest
+from .judge import Forest, TypeShares
 from .table import ModelError, Table, differences
 
 MODEL_FILE = Path(__file__).with_name("model.json")
@@ -76,7 +76,7 @@ class Linear:
 
 
 @dataclass(frozen=True)
-class Softmax:
+class Softmax(TypeShares):
     """Multinomial logistic model: one score ``intercepts[t] + x · weights[:, t]`` per type ``t`` of
     ``types``, the probabilities their softmax (one weight per feature of ``names`` and type)."""
 
@@ -88,15 +88,6 @@ class Softmax:
     def predict(self, x: np.ndarray) -> np.ndarray:
         """Type probabilities (rows, types) of the rows of ``x`` (columns in the order of ``names``)."""
         return softmax(self.intercepts + x @ self.weights)
-
-    def probabilities(self, rows: Table) -> np.ndarray:
-        return self.predict(rows.select(self.names))
-
-    def share(self, x: np.ndarray, kind: str = "article") -> np.ndarray:
-        """The probability of type ``kind`` of each row (0 for a type the model was not fitted on)."""
-        if kind not in self.types:
-            return np.zeros(len(x))
-        return self.predict(x)[:, self.types.index(kind)]
 
     def to_json(self) -> dict[str, Any]:
         return {
