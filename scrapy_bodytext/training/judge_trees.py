@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..extractors.bodytext.judge import Forest
+from ..extractors.bodytext.judge import Forest, ForestNodes
 from ..extras import missing_extra
 
 #: the package's evaluation of the trees must give the library's probabilities to this much on every
@@ -75,38 +75,16 @@ def largest_difference(forest: Forest, model, x: np.ndarray) -> float:
 def forest_of(model, names: Sequence[str], types: Sequence[str]) -> Forest:
     """The ``Forest`` of a fitted ``HistGradientBoostingClassifier`` (numeric features, no missing values)."""
     starts = np.asarray(model._baseline_prediction, float).reshape(-1)
-    roots, scores, feature, threshold, left, right, value = [], [], [], [], [], [], []
-    depth = 0
+    nodes, depth = ForestNodes(), 0
     for iteration in model._predictors:
         for score, predictor in enumerate(iteration):
-            nodes = predictor.nodes
-            root = len(feature)
-            roots.append(root)
-            scores.append(score)
-            for node in nodes:
+            nodes.start_tree(score)
+            for node in predictor.nodes:
                 if node["is_leaf"]:
-                    feature.append(-1)
-                    threshold.append(0.0)
-                    left.append(len(feature) - 1)
-                    right.append(len(feature) - 1)
-                    value.append(float(node["value"]))
+                    nodes.leaf(float(node["value"]))
                 else:
-                    feature.append(int(node["feature_idx"]))
-                    threshold.append(float(node["num_threshold"]))
-                    left.append(root + int(node["left"]))
-                    right.append(root + int(node["right"]))
-                    value.append(0.0)
-            depth = max(depth, int(nodes["depth"].max()))
-    return Forest(
-        starts,
-        np.array(roots, np.int64),
-        np.array(scores, np.int64),
-        np.array(feature, np.int64),
-        np.array(threshold, float),
-        np.array(left, np.int64),
-        np.array(right, np.int64),
-        np.array(value, float),
-        depth,
-        tuple(names),
-        tuple(types),
-    )
+                    nodes.split(
+                        int(node["feature_idx"]), float(node["num_threshold"]), int(node["left"]), int(node["right"])
+                    )
+            depth = max(depth, int(predictor.nodes["depth"].max()))
+    return nodes.forest(starts, depth, names, types)

@@ -114,45 +114,69 @@ class Forest(TypeShares):
     def from_json(cls, data: dict[str, Any], part: str = "article") -> Self:
         names, types = tuple(data["features"]), tuple(data["types"])
         column = {name: index for index, name in enumerate(names)}
-        starts, roots, scores, feature, threshold, left, right, value = [], [], [], [], [], [], [], []
-        depth = 0
+        starts, nodes, depth = [], ForestNodes(), 0
         for s, (label, score) in enumerate(data["scores"].items()):
             if label not in types:
                 raise ModelError(f"{part}: a score for {label!r}, not one of its types")
             starts.append(float(score["start"]))
             for tree in score["trees"]:
-                root = len(feature)
-                roots.append(root)
-                scores.append(s)
+                nodes.start_tree(s)
                 for node in tree:
                     if len(node) == 1:
-                        feature.append(-1)
-                        threshold.append(0.0)
-                        left.append(len(feature) - 1)
-                        right.append(len(feature) - 1)
-                        value.append(float(node[0]))
+                        nodes.leaf(float(node[0]))
                         continue
                     name, cut, low, high = node
                     if name not in column:
                         raise ModelError(f"{part}: a tree asks about {name!r}, which is not one of its features")
-                    feature.append(column[name])
-                    threshold.append(float(cut))
-                    left.append(root + int(low))
-                    right.append(root + int(high))
-                    value.append(0.0)
+                    nodes.split(column[name], float(cut), int(low), int(high))
                 depth = max(depth, _depth(tree))
-        return cls(
-            np.array(starts, float),
-            np.array(roots, np.int64),
-            np.array(scores, np.int64),
-            np.array(feature, np.int64),
-            np.array(threshold, float),
-            np.array(left, np.int64),
-            np.array(right, np.int64),
-            np.array(value, float),
+        return nodes.forest(np.array(starts, float), depth, names, types)
+
+
+class ForestNodes:
+    """The flat node arrays of a ``Forest`` built tree by tree, node by node (a tree's child indices
+    relative to its root): one way to read trees, from the package's JSON or from a fitted library."""
+
+    def __init__(self) -> None:
+        self.roots: list[int] = []
+        self.scores: list[int] = []
+        self.feature: list[int] = []
+        self.threshold: list[float] = []
+        self.left: list[int] = []
+        self.right: list[int] = []
+        self.value: list[float] = []
+
+    def start_tree(self, score: int) -> None:
+        self.roots.append(len(self.feature))
+        self.scores.append(score)
+
+    def leaf(self, value: float) -> None:
+        self._add(-1, 0.0, len(self.feature), len(self.feature), value)
+
+    def split(self, feature: int, threshold: float, low: int, high: int) -> None:
+        root = self.roots[-1]
+        self._add(feature, threshold, root + low, root + high, 0.0)
+
+    def _add(self, feature: int, threshold: float, left: int, right: int, value: float) -> None:
+        self.feature.append(feature)
+        self.threshold.append(threshold)
+        self.left.append(left)
+        self.right.append(right)
+        self.value.append(value)
+
+    def forest(self, starts: np.ndarray, depth: int, names: Sequence[str], types: Sequence[str]) -> Forest:
+        return Forest(
+            starts,
+            np.array(self.roots, np.int64),
+            np.array(self.scores, np.int64),
+            np.array(self.feature, np.int64),
+            np.array(self.threshold, float),
+            np.array(self.left, np.int64),
+            np.array(self.right, np.int64),
+            np.array(self.value, float),
             depth,
-            names,
-            types,
+            tuple(names),
+            tuple(types),
         )
 
 
